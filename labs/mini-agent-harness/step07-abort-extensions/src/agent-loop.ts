@@ -68,7 +68,7 @@ function missingDone(): AssistantMessage {
  *
  *
  * 几条不变的规矩：
- *   - 每条进入上下文的消息都会以 message 事件产出一次，会话文件靠它落盘；
+ *   - 每条进入上下文的消息都会以 message 事件产出一次，调用方据此显示、落盘；
  *   - 助手消息先进上下文、再判断要不要停——半截的回复也是历史的一部分；
  *   - 出错不抛异常：模型失败是 stopReason 为 "error" 的消息，工具失败是 isError 的结果。
  *

@@ -18,15 +18,11 @@ export interface FakeModelOptions {
 
 /** 创建一个假模型。返回值就是一个 StreamFn，上层分不出它是真是假。 */
 export function createFakeModel(options: FakeModelOptions = {}): StreamFn {
-  const rules = options.rules ?? RULES;
-  const delayMs = options.delayMs ?? 0;
+  const { rules = RULES, delayMs = 0 } = options;
   return (context, streamOptions) => streamReply(context, rules, delayMs, streamOptions?.signal);
 }
 
-/**
- * 把回复切成 token：连续的汉字两个一组，英文单词（连同前面的空格）一组，其余字符各自一组。
- * 真实模型的 token 边界由分词器决定；这里只求「看起来像在一点点吐字」。
- */
+/** 切成 token：汉字两个一组，英文单词连同前面的空格一组，其余字符各自一组。 */
 export function tokenize(text: string): string[] {
   return text.match(/\p{Script=Han}{1,2}|\s*[A-Za-z0-9_]+|[^]/gu) ?? [];
 }
@@ -45,6 +41,10 @@ function decideReply(context: Context, rules: Rule[]): { text: string; toolCalls
   return { text, toolCalls, ...(rule.error ? { error: rule.error } : {}) };
 }
 
+/**
+ * 上下文里已经有多少次工具调用。真实模型的调用编号由服务端生成（形如 call_abc123），
+ * 假模型用计数代替，输出才稳定。
+ */
 function countToolCalls(context: Context): number {
   let count = 0;
   for (const message of context.messages) {

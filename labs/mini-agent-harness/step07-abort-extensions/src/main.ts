@@ -12,7 +12,6 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-
 import { runAgentLoop } from "./agent-loop.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { createFakeModel } from "./fake-model.js";
@@ -20,6 +19,7 @@ import { renderEvents } from "./render.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
+
 // ── 命令行参数 ─────────────────────────────────────────────────
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);

@@ -66,7 +66,7 @@ function describeAssistant(message: AssistantMessage): string {
 
 /** 工具结果只显示第一行，多行内容注明总行数，免得刷屏。 */
 function describeToolResult(result: ToolResultMessage): string {
-  const lines = result.content.split("\n");
+  const lines = result.content.replace(/\n+$/, "").split("\n");
   const shown = lines.length > 1 ? `${lines[0]} …（共 ${lines.length} 行）` : result.content;
   return `[工具结果] ${result.toolName} → ${shown}${result.isError ? "（出错）" : ""}\n`;
 }

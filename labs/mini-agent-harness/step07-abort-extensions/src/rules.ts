@@ -16,7 +16,7 @@ export const RULES: Rule[] = [
   { on: "我叫什么", reply: (context) => recallName(context) },
   { on: "我叫", reply: (context) => `你好，${after(lastText(context), "我叫")}！我记住了。` },
   // ── 流式：一段慢慢吐出来的长回复；一次中途失败的回复 ──
-  { on: "说个长的", reply: "这是一段很长的回复，我会一个 token 一个 token 地慢慢吐出来，你随时可以按 Ctrl+C 打断我。" },
+  { on: "说个长的", reply: "这是一段很长的回复，我会一个 token 一个 token 地慢慢吐出来，好让你看清流式输出是怎么回事。" },
   { on: "出个错", reply: "好的，我这就开始回答", error: "模拟的模型服务错误：连接被对方重置" },
   // ── 工具：upper 由扩展 extensions/logger.ts 注册，内置工具里没有它 ──
   {
@@ -24,7 +24,7 @@ export const RULES: Rule[] = [
     reply: "交给 upper 工具。",
     toolCall: { name: "upper", arguments: (input) => ({ text: between(input, "把", "转成大写") }) },
   },
-  { on: "toolResult:upper", reply: "转好了。" },
+  { on: "toolResult:upper", reply: okOrError("转好了。") },
   // ── 工具：calc 与 read_file 是内置工具 ──
   {
     on: "帮我算",
@@ -95,6 +95,14 @@ function recallName(context: Context): string {
     if (name) return `你叫${name}。`;
   }
   return "你还没告诉我你的名字。";
+}
+
+/** 工具成功时说 text；工具出错时如实转述错误。 */
+function okOrError(text: string): (context: Context) => string {
+  return (context) => {
+    const last = context.messages.at(-1);
+    return last?.role === "toolResult" && last.isError ? `工具出错了：${last.content}` : text;
+  };
 }
 
 /** 根据最后一条工具结果作答；工具出错时如实转述。 */

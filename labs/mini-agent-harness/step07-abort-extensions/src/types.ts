@@ -108,7 +108,7 @@ export type HarnessEvent =
   | { type: "turn_start"; turn: number }
   /** 模型吐出的一小段文本，原样转发。 */
   | { type: "text_delta"; delta: string }
-  /** 一条新消息进了上下文（助手回复或工具结果）；会话文件据此落盘。 */
+  /** 一条新消息进了上下文（助手回复或工具结果）。 */
   | { type: "message"; message: AssistantMessage | ToolResultMessage }
   /** 即将执行一个工具。 */
   | { type: "tool_call"; toolCall: ToolCall }

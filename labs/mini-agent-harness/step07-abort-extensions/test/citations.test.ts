@@ -57,7 +57,7 @@ const CITATIONS: Citation[] = [
   { file: "src/extensions.ts", lines: [73, 75], what: "默认导出检查", first: 'if (typeof factory !== "function") {', last: "}", holds: ["throw new Error(`扩展 ${file} 必须默认导出一个函数`);"] },
   { file: "src/extensions.ts", lines: [85, 93], what: "withExtensions：先 emit 再 yield", first: "export async function* withExtensions(", last: "}", holds: ["host.emit(event);", "yield event;"] },
   { file: "src/tools/types.ts", lines: [51, 56], what: "重名抛错", first: "register(tool: ToolDefinition): void {", last: "}", holds: ["if (this.tools.has(tool.name)) {", "throw new Error(`工具名重复：${tool.name}`);", "this.tools.set(tool.name, tool);"] },
-  { file: "src/rules.ts", lines: [22, 27], what: "两条 upper 规则", first: "{", last: '{ on: "toolResult:upper", reply: "转好了。" },', holds: ['on: "转成大写"', 'name: "upper"'] },
+  { file: "src/rules.ts", lines: [22, 27], what: "两条 upper 规则", first: "{", last: '{ on: "toolResult:upper", reply: okOrError("转好了。") },', holds: ['on: "转成大写"', 'name: "upper"'] },
   { file: "src/demo.ts", lines: [82, 84], what: "场景 2 的三行收尾", first: "console.log(`被取消时已生成的内容：「${partial}」`);", last: "console.log(`它仍然被保存进了会话文件，当前共 ${saved} 条消息。`);", holds: ["stopReason 是："] },
   { file: "extensions/logger.ts", lines: [16, 48], what: "示例扩展", first: "export default function loggerExtension(pi: ExtensionAPI): void {", last: "}",
     holds: ["let toolCalls = 0;", "pi.onEvent((event) => {", 'case "tool_call":', "第 ${toolCalls} 次工具调用", 'case "abort":', "观察到一次取消", "pi.registerTool({", 'name: "upper"', "toUpperCase()"] },

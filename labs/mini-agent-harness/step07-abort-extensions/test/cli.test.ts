@@ -83,9 +83,9 @@ describe("命令行", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("不认识的参数：--bogus");
     expect(unknown.stderr).toContain("用法：");
-    const noValue = await runCli(sandbox, ["--extension"], "");
+    const noValue = await runCli(sandbox, ["--session"], "");
     expect(noValue.code).toBe(2);
-    expect(noValue.stderr).toContain("--extension 后面需要一个文件路径");
+    expect(noValue.stderr).toContain("--session 后面需要一个文件路径");
   });
 });
 

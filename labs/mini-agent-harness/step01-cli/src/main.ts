@@ -1,0 +1,51 @@
+/**
+ * 交互式命令行入口：npm start。
+ *
+ * 一个最小的 REPL（读一句、答一句、再读下一句）。
+ * Ctrl+D（输入结束）或 /exit：打印「再见。」并退出；空行不算一句话。
+ */
+
+import readline from "node:readline";
+import { echo } from "./echo-model.js";
+
+// ── 命令行参数：这一步还没有任何参数 ──────────────────────────────
+const args = process.argv.slice(2);
+if (args.length > 0) usageError(`不认识的参数：${args[0]}`);
+
+console.log("Mini Agent Harness · step01 cli");
+console.log("随便说点什么。Ctrl+D 或 /exit 退出。\n");
+
+// readline 的异步迭代器会缓存读到的行：管道一次喂进多行也不会丢。
+const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "你> " });
+const lines = rl[Symbol.asyncIterator]();
+
+/** 显示提示符并读一行。 */
+async function ask(): Promise<string | undefined> {
+  rl.prompt();
+  const next = await lines.next();
+  return next.done ? undefined : next.value; // Ctrl+D：输入结束，返回 undefined
+}
+
+// ── 主循环：读一句，答一句，再读下一句 ──────────────────────────────
+while (true) {
+  const input = await ask();
+  // undefined 表示 Ctrl+D：跳出循环，正常退出。
+  if (input === undefined) break;
+  // 管道输入不会回显，补打一遍，输出才读得懂。
+  if (!process.stdin.isTTY) console.log(input);
+  const text = input.trim();
+  if (text === "") continue;
+  if (text === "/exit") break;
+
+  console.log(`助手> ${echo(text)}\n`);
+}
+console.log("\n再见。");
+rl.close();
+
+// ── 辅助函数 ───────────────────────────────────────────────────
+
+/** 参数不对：说明原因和用法，以退出码 2 结束（命令行工具的惯例）。 */
+function usageError(reason: string): never {
+  console.error(`${reason}\n用法：npm start`);
+  process.exit(2);
+}

@@ -1,0 +1,71 @@
+/**
+ * 剧本驱动的假模型（FakeModel）。
+ *
+ * 它实现的是和真实 Provider 完全相同的 StreamFn：按 rules.ts 的剧本挑一条回复，
+ * 切成 token，一个一个地「吐」出来，模拟真实模型的流式节奏。
+ * 全程离线、结果确定，所以每一步的 demo 都能和 golden 文件逐字比对。
+ */
+
+import { pickRule, RULES, type Rule } from "./rules.js";
+import type { AssistantMessage, Context, StreamEvent, StreamFn } from "./types.js";
+
+export interface FakeModelOptions {
+  /** 剧本，第一条命中的规则生效。默认用 rules.ts 里的 RULES。 */
+  rules?: Rule[];
+  /** 相邻两个 token 之间隔多少毫秒；0 表示不等待（单元测试用）。 */
+  delayMs?: number;
+}
+
+/** 创建一个假模型。返回值就是一个 StreamFn，上层分不出它是真是假。 */
+export function createFakeModel(options: FakeModelOptions = {}): StreamFn {
+  const { rules = RULES, delayMs = 0 } = options;
+  return (context) => streamReply(context, rules, delayMs);
+}
+
+/** 切成 token：汉字两个一组，英文单词连同前面的空格一组，其余字符各自一组。 */
+export function tokenize(text: string): string[] {
+  return text.match(/\p{Script=Han}{1,2}|\s*[A-Za-z0-9_]+|[^]/gu) ?? [];
+}
+
+/** 按剧本算出这一次要说的话、要模拟的错误。 */
+function decideReply(context: Context, rules: Rule[]): { text: string; error?: string } {
+  const rule = pickRule(rules, context);
+  if (!rule) return { text: "", error: "剧本里没有任何一条规则匹配（连兜底规则都没有）" };
+  const text = typeof rule.reply === "function" ? rule.reply(context) : rule.reply;
+  return { text, ...(rule.error ? { error: rule.error } : {}) };
+}
+
+function sleep(ms: number): Promise<void> {
+  // 最朴素的 sleep：睡够 ms 毫秒，中途叫不醒——step07 会给它加上取消信号。
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * 吐完全部 token 之后的收尾消息：出错就是 error，否则 stop。
+ * 出错时已吐出的文字仍然保留在 content 里——说过的话不会收回。
+ */
+function finalMessage(text: string, error?: string): AssistantMessage {
+  const content: AssistantMessage["content"] = text.length > 0 ? [{ type: "text", text }] : [];
+  if (error) return { role: "assistant", content, stopReason: "error", errorMessage: error };
+  return { role: "assistant", content, stopReason: "stop" };
+}
+
+/** 真正「吐字」的地方。契约：不抛异常——失败编码在最后那个 done 事件里。 */
+async function* streamReply(context: Context, rules: Rule[], delayMs: number): AsyncGenerator<StreamEvent> {
+  let reply: ReturnType<typeof decideReply>;
+  try {
+    reply = decideReply(context, rules);
+  } catch (error) {
+    // 剧本里的回复函数写错了：同样编码成 error，而不是让异常冲出 StreamFn。
+    const errorMessage = `剧本规则出错：${error instanceof Error ? error.message : String(error)}`;
+    yield { type: "done", message: { role: "assistant", content: [], stopReason: "error", errorMessage } };
+    return;
+  }
+  let text = "";
+  for (const token of tokenize(reply.text)) {
+    if (delayMs > 0) await sleep(delayMs);
+    text += token;
+    yield { type: "text_delta", delta: token };
+  }
+  yield { type: "done", message: finalMessage(text, reply.error) };
+}

@@ -1,0 +1,61 @@
+/**
+ * 交互式命令行入口：npm start。
+ *
+ * Ctrl+D 或 /exit：结束输入并退出。
+ */
+
+import readline from "node:readline";
+import { createFakeModel } from "./fake-model.js";
+import { renderStream } from "./render.js";
+import type { Context } from "./types.js";
+
+// ── 命令行参数：这一步还没有任何参数 ──────────────────────────────
+const args = process.argv.slice(2);
+if (args.length > 0) usageError(`不认识的参数：${args[0]}`);
+
+// ── 上下文与模型 ───────────────────────────────────────────────
+const context: Context = { messages: [] };
+// 离线的假模型，每 40 毫秒吐一个 token；换成真实模型见 step08。
+const streamFn = createFakeModel({ delayMs: 40 });
+
+console.log("Mini Agent Harness · step03 streaming");
+console.log("试试：说个长的 / 出个错。Ctrl+D 或 /exit 退出。\n");
+
+// readline 的异步迭代器会缓存读到的行：管道一次喂进多行也不会丢。
+const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "你> " });
+const lines = rl[Symbol.asyncIterator]();
+
+/** 显示提示符并读一行。 */
+async function ask(): Promise<string | undefined> {
+  rl.prompt();
+  const next = await lines.next();
+  return next.done ? undefined : next.value; // Ctrl+D：输入结束，返回 undefined
+}
+
+// ── 主循环：读一句，让模型流式回复，再读下一句 ────────────────────
+while (true) {
+  const input = await ask();
+  // undefined 表示 Ctrl+D：跳出循环，正常退出。
+  if (input === undefined) break;
+  // 管道输入不会回显，补打一遍，输出才读得懂。
+  if (!process.stdin.isTTY) console.log(input);
+  const text = input.trim();
+  if (text === "") continue;
+  if (text === "/exit") break;
+
+  context.messages.push({ role: "user", content: text });
+  // 出错的回复也进上下文：它是对话的一部分，界面上已经显示过了。
+  const reply = await renderStream(streamFn(context));
+  context.messages.push(reply);
+  console.log();
+}
+console.log("\n再见。");
+rl.close();
+
+// ── 辅助函数 ───────────────────────────────────────────────────
+
+/** 参数不对：说明原因和用法，以退出码 2 结束（命令行工具的惯例）。 */
+function usageError(reason: string): never {
+  console.error(`${reason}\n用法：npm start`);
+  process.exit(2);
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+
+import { createFakeModel, tokenize } from "../src/fake-model.js";
+import type { Rule } from "../src/rules.js";
+import type { AssistantMessage, Context, StreamEvent } from "../src/types.js";
+
+async function collect(stream: AsyncIterable<StreamEvent>): Promise<{ deltas: string[]; done: AssistantMessage }> {
+  const deltas: string[] = [];
+  let done: AssistantMessage | undefined;
+  for await (const event of stream) {
+    if (event.type === "text_delta") deltas.push(event.delta);
+    else done = event.message;
+  }
+  if (!done) throw new Error("没有 done 事件");
+  return { deltas, done };
+}
+
+const say = (text: string): Context => ({ messages: [{ role: "user", content: text }] });
+
+describe("tokenize", () => {
+  it("汉字两个一组，英文单词连同前面的空格一组", () => {
+    expect(tokenize("这是一段很长")).toEqual(["这是", "一段", "很长"]);
+    expect(tokenize("我会一个 token 一个")).toEqual(["我会", "一个", " token", " ", "一个"]);
+    expect(tokenize("")).toEqual([]);
+  });
+});
+
+describe("FakeModel", () => {
+  it("按剧本流式吐出回复，最后以 stop 收尾", async () => {
+    const { deltas, done } = await collect(createFakeModel()(say("我叫小明")));
+    expect(deltas.join("")).toBe("你好，小明！我记住了。");
+    expect(done.stopReason).toBe("stop");
+  });
+
+  it("回复依赖更早的历史：模型看得见整个上下文", async () => {
+    const context: Context = {
+      messages: [
+        { role: "user", content: "我叫小红" },
+        { role: "assistant", content: [{ type: "text", text: "你好" }], stopReason: "stop" },
+        { role: "user", content: "我叫什么" },
+      ],
+    };
+    const { done } = await collect(createFakeModel()(context));
+    expect(done.content).toEqual([{ type: "text", text: "你叫小红。" }]);
+  });
+
+  it("失败不抛异常：已吐出的文字保留，stopReason 为 error 并带 errorMessage", async () => {
+    const { deltas, done } = await collect(createFakeModel()(say("出个错")));
+    expect(deltas.join("")).toBe("好的，我这就开始回答");
+    expect(done.stopReason).toBe("error");
+    expect(done.errorMessage).toContain("模拟的模型服务错误");
+  });
+
+  it("剧本规则自己抛异常，也编码成 error 消息", async () => {
+    const rules: Rule[] = [{ on: "", reply: () => { throw new Error("规则坏了"); } }];
+    const { done } = await collect(createFakeModel({ rules })(say("随便")));
+    expect(done).toMatchObject({ stopReason: "error", errorMessage: "剧本规则出错：规则坏了" });
+  });
+});
+
+describe("FakeModel 的节奏", () => {
+  it("delayMs 只影响快慢，不影响内容", async () => {
+    const slow = await collect(createFakeModel({ delayMs: 1 })(say("说个长的")));
+    const fast = await collect(createFakeModel()(say("说个长的")));
+    expect(slow).toEqual(fast);
+    expect(slow.deltas.length).toBeGreaterThan(10);
+  });
+});

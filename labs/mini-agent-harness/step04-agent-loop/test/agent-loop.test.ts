@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+
+import { runAgentLoop } from "../src/agent-loop.js";
+import { createFakeModel } from "../src/fake-model.js";
+import { BUILTIN_TOOLS, executeTool } from "../src/tools/index.js";
+import type { AssistantMessage, Context, HarnessEvent, StreamFn, ToolCall } from "../src/types.js";
+
+async function collect(events: AsyncIterable<HarnessEvent>): Promise<HarnessEvent[]> {
+  const all: HarnessEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+const userSays = (text: string): Context => ({ messages: [{ role: "user", content: text }] });
+
+/** 一个按顺序给出预定回复的模型；记录它被调用了几次。 */
+function scripted(...replies: AssistantMessage[]): StreamFn & { calls: number } {
+  const fn = Object.assign(
+    async function* () {
+      const reply = replies[fn.calls++];
+      if (!reply) throw new Error("剧本用完了");
+      yield { type: "done" as const, message: reply };
+    },
+    { calls: 0 },
+  );
+  return fn;
+}
+
+const call = (id: string, name: string, args: Record<string, unknown> = {}): ToolCall => ({ type: "toolCall", id, name, arguments: args });
+const toolUse = (...calls: ToolCall[]): AssistantMessage => ({ role: "assistant", content: calls, stopReason: "toolUse" });
+const stop = (text: string): AssistantMessage => ({ role: "assistant", content: [{ type: "text", text }], stopReason: "stop" });
+
+describe("runAgentLoop", () => {
+  it("工具结果回到上下文，循环继续，直到模型不再调用工具", async () => {
+    const context = userSays("帮我算 17*38");
+    const events = await collect(runAgentLoop({ streamFn: createFakeModel(), context, tools: BUILTIN_TOOLS }));
+    // 连续的 text_delta 合并成一个，只看事件的骨架。
+    const skeleton = events.map((e) => e.type).filter((type, i, all) => type !== "text_delta" || all[i - 1] !== "text_delta");
+    expect(skeleton).toEqual([
+      "turn_start", "text_delta", "message", "tool_call", "message", "turn_end",
+      "turn_start", "text_delta", "message", "turn_end",
+    ]);
+    expect(context.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(context.messages[2]).toMatchObject({ role: "toolResult", toolName: "calc", content: "646" });
+    expect(context.messages[3]).toMatchObject({ content: [{ type: "text", text: "结果是 646。" }] });
+    expect(events.filter((e) => e.type === "turn_end")).toHaveLength(2);
+  });
+
+  it("每条进入上下文的消息都以 message 事件产出一次", async () => {
+    const context = userSays("帮我算 1+1");
+    const events = await collect(runAgentLoop({ streamFn: createFakeModel(), context, tools: BUILTIN_TOOLS }));
+    const produced = events.flatMap((e) => (e.type === "message" ? [e.message] : []));
+    expect(produced).toEqual(context.messages.slice(1));
+  });
+
+  it("工具说明随上下文交给模型", async () => {
+    const context = userSays("你好");
+    await collect(runAgentLoop({ streamFn: createFakeModel(), context, tools: BUILTIN_TOOLS }));
+    expect(context.tools?.map((t) => t.name)).toEqual(["calc"]);
+  });
+
+  it("未知的工具、会抛异常的工具都变成错误结果，循环照常往下走", async () => {
+    const context = userSays("x");
+    const model = scripted(toolUse(call("1", "nope"), call("2", "calc", { expression: "1/0" })), stop("好"));
+    await collect(runAgentLoop({ streamFn: model, context, tools: BUILTIN_TOOLS }));
+    expect(context.messages[2]).toMatchObject({ role: "toolResult", content: "未知的工具：nope", isError: true });
+    expect(context.messages[3]).toMatchObject({ role: "toolResult", content: "工具 calc 出错：除数不能为 0", isError: true });
+    expect(context.messages).toHaveLength(5);
+    expect(await executeTool([], call("3", "calc"))).toMatchObject({ isError: true });
+  });
+
+  it("模型出错：这一轮结束，不执行工具，不抛异常", async () => {
+    const failed: AssistantMessage = { role: "assistant", content: [call("c1", "calc", { expression: "1" })], stopReason: "error", errorMessage: "坏了" };
+    const context = userSays("x");
+    const events = await collect(runAgentLoop({ streamFn: scripted(failed), context, tools: BUILTIN_TOOLS }));
+    expect(events.map((e) => e.type)).toEqual(["turn_start", "message", "turn_end"]);
+    expect(context.messages.at(-1)).toBe(failed);
+  });
+
+  it("模型流没给 done 就结束：补一条 error 消息", async () => {
+    const empty: StreamFn = async function* () {};
+    const context = userSays("x");
+    await collect(runAgentLoop({ streamFn: empty, context, tools: BUILTIN_TOOLS }));
+    expect(context.messages.at(-1)).toMatchObject({ stopReason: "error", errorMessage: "模型流没有给出结束事件（done）" });
+  });
+
+  it("maxTurns 用完时以 max_turns 收尾", async () => {
+    const forever = scripted(toolUse(call("1", "calc", { expression: "1" })), toolUse(call("2", "calc", { expression: "2" })));
+    const events = await collect(runAgentLoop({ streamFn: forever, context: userSays("x"), tools: BUILTIN_TOOLS, maxTurns: 2 }));
+    expect(events.at(-1)).toEqual({ type: "max_turns", maxTurns: 2 });
+  });
+
+  it("maxTurns 不是正整数：调用方的错误，直接抛出", async () => {
+    const loop = runAgentLoop({ streamFn: scripted(), context: userSays("x"), tools: BUILTIN_TOOLS, maxTurns: 0 });
+    await expect(collect(loop)).rejects.toThrow("maxTurns 必须是正整数");
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * 真实 CLI 进程的测试：通过管道喂输入，检查输出与退出码。
+ * 每个测试在自己的临时副本里运行（见 helpers/cli.ts）。
+ */
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+
+let sandbox: string;
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(() => removeSandbox(sandbox));
+
+describe("命令行", () => {
+  it("Ctrl+D（输入结束）：打印 再见。，退出码 0", async () => {
+    const result = await runCli(sandbox, [], "帮我算 17*38\n");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("[工具结果] calc → 646");
+    expect(result.stdout).toContain("助手> 结果是 646。");
+    expect(result.stdout.trimEnd().endsWith("再见。")).toBe(true);
+  });
+
+  it("/exit 退出，空行被忽略", async () => {
+    const result = await runCli(sandbox, [], "\n   \n/exit\n我叫小明\n");
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain("[第 1 轮]");
+    expect(result.stdout).toContain("再见。");
+  });
+
+  it("不认识的参数：打印用法，退出码 2", async () => {
+    const result = await runCli(sandbox, ["--bogus"], "");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("不认识的参数：--bogus");
+    expect(result.stderr).toContain("用法：");
+  });
+});

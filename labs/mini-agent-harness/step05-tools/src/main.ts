@@ -1,0 +1,74 @@
+/**
+ * 交互式命令行入口：npm start。
+ *
+ * Ctrl+D 或 /exit：结束输入并退出。
+ */
+
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { runAgentLoop } from "./agent-loop.js";
+import { createFakeModel } from "./fake-model.js";
+import { renderEvents } from "./render.js";
+import { createBuiltinTools } from "./tools/index.js";
+import type { Context } from "./types.js";
+
+// ── 命令行参数：这一步还没有任何参数 ──────────────────────────────
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+if (args.length > 0) usageError(`不认识的参数：${args[0]}`);
+
+// ── 工具、上下文与模型 ─────────────────────────────────────────
+const tools = createBuiltinTools();
+const context: Context = { messages: [] };
+// 离线的假模型，每 40 毫秒吐一个 token；换成真实模型见 step08。
+const streamFn = createFakeModel({ delayMs: 40 });
+
+console.log("Mini Agent Harness · step05 tools");
+console.log(`可用工具：${tools.names().join("、")}`);
+console.log("Ctrl+D 或 /exit 退出。\n");
+
+// readline 的异步迭代器会缓存读到的行：管道一次喂进多行也不会丢。
+const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "你> " });
+const lines = rl[Symbol.asyncIterator]();
+
+/** 显示提示符并读一行。 */
+async function ask(): Promise<string | undefined> {
+  rl.prompt();
+  const next = await lines.next();
+  return next.done ? undefined : next.value; // Ctrl+D：输入结束，返回 undefined
+}
+
+// ── 主循环：读一句，跑一次 Agent 循环，再读下一句 ─────────────────
+while (true) {
+  const input = await ask();
+  // undefined 表示 Ctrl+D：跳出循环，正常退出。
+  if (input === undefined) break;
+  // 管道输入不会回显，补打一遍，输出才读得懂。
+  if (!process.stdin.isTTY) console.log(input);
+  const text = input.trim();
+  if (text === "") continue;
+  if (text === "/exit") break;
+
+  context.messages.push({ role: "user", content: text });
+
+  const events = runAgentLoop({
+    streamFn,
+    context,
+    tools,
+    toolContext: { cwd: projectRoot },
+  });
+  await renderEvents(events);
+  console.log();
+}
+// 走到这里是 Ctrl+D 或 /exit。对话只在内存里，进程一退出就没了——step06 会把它存进文件。
+console.log("\n再见。");
+rl.close();
+
+// ── 辅助函数 ───────────────────────────────────────────────────
+
+/** 参数不对：说明原因和用法，以退出码 2 结束（命令行工具的惯例）。 */
+function usageError(reason: string): never {
+  console.error(`${reason}\n用法：npm start`);
+  process.exit(2);
+}

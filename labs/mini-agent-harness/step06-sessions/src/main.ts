@@ -1,0 +1,127 @@
+/**
+ * 交互式命令行入口：npm start。
+ *
+ * 用法：npm start -- [--continue | --session <文件>]
+ *   --continue           恢复 .sessions/ 里最近的一次会话
+ *   --session <文件>     打开指定的会话文件
+ * Ctrl+D 或 /exit：结束输入并退出。（Ctrl+C 还不能只取消一轮回复——step07 会解决这件事。）
+ */
+
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { runAgentLoop } from "./agent-loop.js";
+import { createFakeModel } from "./fake-model.js";
+import { renderEvents } from "./render.js";
+import { Session } from "./session.js";
+import { createBuiltinTools } from "./tools/index.js";
+import type { Context } from "./types.js";
+
+// ── 命令行参数 ─────────────────────────────────────────────────
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+let sessionChoice: { continue: boolean; file?: string } = { continue: false };
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i];
+  if (arg === "--continue") {
+    sessionChoice = { ...sessionChoice, continue: true };
+  } else if (arg === "--session") {
+    sessionChoice = { ...sessionChoice, file: valueOf(arg, args[++i]) };
+  } else {
+    usageError(`不认识的参数：${arg}`);
+  }
+}
+// ── 工具 ───────────────────────────────────────────────────────
+const tools = createBuiltinTools();
+
+// ── 会话：新建、恢复最近的一次，或打开指定的文件 ──────────────────
+const sessionsDir = path.join(projectRoot, ".sessions");
+const warnings: string[] = [];
+let session: Session;
+try {
+  const file = sessionChoice.file
+    ? path.resolve(projectRoot, sessionChoice.file)
+    : sessionChoice.continue
+      ? Session.latestFile(sessionsDir)
+      : undefined;
+  if (sessionChoice.continue && !file) console.log("（.sessions/ 里还没有会话，新建一个。）");
+  if (file && !fs.existsSync(file)) throw new Error(`找不到会话文件：${sessionChoice.file}`);
+  session = file ? Session.open(file, warnings) : Session.create(path.join(sessionsDir, newSessionName()));
+} catch (error) {
+  // 会话文件坏了：说清楚哪个文件、哪一行，然后退出，而不是带着半份历史继续。
+  console.error(`无法打开会话：${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+for (const warning of warnings) console.error(`[警告] ${warning}`);
+const context: Context = { messages: session.messages() };
+// 离线的假模型，每 40 毫秒吐一个 token；换成真实模型见 step08。
+const streamFn = createFakeModel({ delayMs: 40 });
+
+console.log("Mini Agent Harness · step06 sessions");
+console.log(`可用工具：${tools.names().join("、")}`);
+const sessionName = path.relative(projectRoot, session.file).split(path.sep).join("/");
+const restored = context.messages.length;
+console.log(restored > 0 ? `已恢复会话 ${sessionName}：${restored} 条消息` : `新会话：${sessionName}`);
+console.log("Ctrl+D 或 /exit 退出；下次用 npm start -- --continue 接着聊。\n");
+
+// readline 的异步迭代器会缓存读到的行：管道一次喂进多行也不会丢。
+const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "你> " });
+const lines = rl[Symbol.asyncIterator]();
+
+/** 显示提示符并读一行。 */
+async function ask(): Promise<string | undefined> {
+  rl.prompt();
+  const next = await lines.next();
+  return next.done ? undefined : next.value; // Ctrl+D：输入结束，返回 undefined
+}
+
+// ── 主循环：读一句，跑一次 Agent 循环，再读下一句 ─────────────────
+while (true) {
+  const input = await ask();
+  // undefined 表示 Ctrl+D：跳出循环，正常退出。
+  if (input === undefined) break;
+  // 管道输入不会回显，补打一遍，输出才读得懂。
+  if (!process.stdin.isTTY) console.log(input);
+  const text = input.trim();
+  if (text === "") continue;
+  if (text === "/exit") break;
+
+  // 用户这句话由主循环放进上下文并落盘；之后的助手消息与工具结果
+  // 由 Agent 循环产出，经过 session.record 时逐条落盘。
+  const userMessage = { role: "user" as const, content: text };
+  context.messages.push(userMessage);
+  session.append(userMessage);
+
+  const events = runAgentLoop({
+    streamFn,
+    context,
+    tools,
+    toolContext: { cwd: projectRoot },
+  });
+  await renderEvents(session.record(events));
+  console.log();
+}
+// 走到这里是 Ctrl+D 或 /exit：每条消息产生时就已经落盘，不需要额外保存。
+console.log("\n再见。");
+rl.close();
+
+// ── 辅助函数 ───────────────────────────────────────────────────
+
+/** 取参数后面跟着的值；缺了就报用法错误。 */
+function valueOf(flag: string, value: string | undefined): string {
+  if (value === undefined || value.startsWith("--")) usageError(`${flag} 后面需要一个文件路径`);
+  return value;
+}
+
+/** 参数不对：说明原因和用法，以退出码 2 结束（命令行工具的惯例）。 */
+function usageError(reason: string): never {
+  console.error(`${reason}\n用法：npm start -- [--continue | --session <文件>]`);
+  process.exit(2);
+}
+
+/** 新会话的文件名：按时间命名，按名字排序就是按时间排序。 */
+function newSessionName(): string {
+  // 带上进程号：两个进程在同一毫秒启动也不会写进同一个文件。
+  return `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.jsonl`;
+}

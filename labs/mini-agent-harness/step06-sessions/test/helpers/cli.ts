@@ -1,0 +1,69 @@
+/**
+ * 测试辅助：在一个临时目录里运行真实的 CLI 进程。
+ *
+ * 为什么要复制到临时目录：CLI 把会话写进「项目根目录/.sessions」，
+ * 每个测试用自己的一份副本，互不干扰，也不会在仓库里留下文件。
+ */
+
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** 本步骤的根目录。 */
+export const stepRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** tsx 的命令行入口：用当前 node 直接运行它，不经过 shell，Windows 上也一样。 */
+export const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
+
+/** 复制 src/ 与 extensions/ 到一个新的临时目录，返回它的路径。 */
+export function makeSandbox(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-test-"));
+  for (const name of ["src", "extensions", "package.json"]) {
+    const from = path.join(stepRoot, name);
+    if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true });
+  }
+  return dir;
+}
+
+export function removeSandbox(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+}
+
+/** 运行 src/main.ts：把 input 整个写进标准输入后关闭（相当于最后按了 Ctrl+D）。 */
+export function runCli(cwd: string, args: string[], input: string, timeoutMs = 20_000): Promise<CliResult> {
+  return runScript(cwd, "src/main.ts", args, input, timeoutMs);
+}
+
+/** 运行 cwd 下的一个 .ts 脚本，收集输出。超时则杀掉进程并让测试失败。 */
+export function runScript(cwd: string, script: string, args: string[], input: string, timeoutMs = 20_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [tsxCli, script, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`进程超过 ${timeoutMs}ms 没有结束。\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+    child.stdin.end(input);
+  });
+}

@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import { checkCodeBlock } from "./docs/code-blocks.ts";
+import { readChapterSteps } from "./docs/front-matter.ts";
+import { checkGoldenBlocks } from "./docs/golden-blocks.ts";
+import { checkInlineLine } from "./docs/inline-citations.ts";
+import { parseChapter } from "./docs/markdown.ts";
+import { CitationResolver } from "./docs/resolver.ts";
+import type { DocsStats, Problem } from "./docs/types.ts";
+import { listSteps } from "./steps.ts";
+
+export type { DocsStats, Problem } from "./docs/types.ts";
+
+/** 章节 = docs/ 下除 README.md 之外的 .md（不递归）；没有 docs/ 目录就是 0 章 */
+export function listChapters(root: string): string[] {
+  const dir = path.join(root, "docs");
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".md") && e.name.toLowerCase() !== "readme.md")
+    .map((e) => e.name)
+    .sort();
+}
+
+function checkChapter(root: string, name: string, available: ReadonlySet<string>, problems: Problem[], stats: DocsStats): void {
+  const file = `docs/${name}`;
+  const chapter = parseChapter(fs.readFileSync(path.join(root, "docs", name), "utf8"));
+  const { steps } = readChapterSteps(chapter.frontMatter);
+  for (const s of steps) {
+    if (!available.has(s.name)) {
+      const list = [...available].join("、") || "（还没有任何步骤）";
+      problems.push({ file, line: s.line, message: `front matter 里的步骤 ${s.name} 不存在；现有步骤：${list}` });
+    }
+  }
+  const resolver = new CitationResolver(root, available, steps.map((s) => s.name));
+
+  for (const block of chapter.blocks) {
+    if (block.closeLine === undefined) problems.push({ file, line: block.fenceLine, message: "代码块没有闭合（缺少结尾的 ```）" });
+    if (checkCodeBlock(block, file, resolver, problems)) stats.citations++;
+  }
+  for (const [lineNo, text] of chapter.prose) {
+    stats.citations += checkInlineLine(text, lineNo, file, resolver, problems);
+  }
+  stats.transcripts += checkGoldenBlocks(chapter, file, root, problems);
+  stats.chapters++;
+}
+
+/** 检查所有章节，同时返回统计数字（给命令行的通过提示用） */
+export function checkDocsWithStats(rootDir: string): { problems: Problem[]; stats: DocsStats } {
+  const available = new Set(listSteps(rootDir));
+  const problems: Problem[] = [];
+  const stats: DocsStats = { chapters: 0, citations: 0, transcripts: 0 };
+  for (const name of listChapters(rootDir)) checkChapter(rootDir, name, available, problems, stats);
+  // 按文件、行号排序；同一行保持发现顺序（sort 是稳定的）
+  problems.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+  return { problems, stats };
+}
+
+/** 纯函数式入口：只返回问题列表，空数组表示文档与代码一致 */
+export function checkDocs(rootDir: string): Problem[] {
+  return checkDocsWithStats(rootDir).problems;
+}

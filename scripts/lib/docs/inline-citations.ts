@@ -1,0 +1,79 @@
+import { isPiReference, rangeProblem, type CitationResolver, type Resolved } from "./resolver.ts";
+import type { Problem } from "./types.ts";
+
+// 只认这些扩展名，避免把 example.com:443 之类当成文件引用
+const EXT = "(?:ts|tsx|mts|cts|js|mjs|cjs|json|jsonl|md|txt|ya?ml)";
+// 完整引用：可带目录与步骤前缀，也可以只写文件名（main.ts:46）
+const FULL = new RegExp(`(?<![\\w./@-])((?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}):(\\d+)(?:-(\\d+))?(?!\\w)`, "g");
+// 续写：`、:120-124`、`与 :126-136`，沿用同一行里上一个引用的文件
+const CONTINUATION = /:(\d+)(?:-(\d+))?(?!\w)/g;
+const CONTINUATION_BEFORE = /[、与和及,，(（\s]/;
+
+// 正文里要先抹掉的部分：URL 与 HTML 注释（用空格占位，列位置不变）
+function blankOut(line: string): string {
+  const blank = (s: string) => " ".repeat(s.length);
+  return line.replace(/<!--.*?-->/g, blank).replace(/\b[a-z][\w+.-]*:\/\/[^\s)>\]）」]+/gi, blank);
+}
+
+// 引用前面紧挨着的那个词若是 Pi 的包名@版本（如 `@earendil-works/pi-ai@1.6.0 src/x.ts:1`），也算 Pi 引用
+function precededByPiPackage(before: string): boolean {
+  const token = before.trimEnd().split(/\s+/).pop() ?? "";
+  return token !== "" && isPiReference(token);
+}
+
+interface Anchor {
+  end: number;
+  resolved: Resolved;
+}
+
+/** 检查一行正文里的所有行号引用，返回检查了几处 */
+export function checkInlineLine(raw: string, lineNo: number, file: string, resolver: CitationResolver, problems: Problem[]): number {
+  const line = blankOut(raw);
+  const anchors: Anchor[] = [];
+  const taken: Array<[number, number]> = [];
+  const piNames = new Set<string>();
+  let count = 0;
+
+  const check = (resolved: Resolved, cited: string, from: number, to: number): void => {
+    if (resolved.kind === "skip") return;
+    count++;
+    if (resolved.kind === "error") {
+      problems.push({ file, line: lineNo, message: `引用 ${cited}：${resolved.message}` });
+      return;
+    }
+    const bad = rangeProblem(cited, resolved.display, resolved.lines.length, from, to);
+    if (bad !== undefined) problems.push({ file, line: lineNo, message: bad });
+  };
+
+  for (const m of line.matchAll(FULL)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    taken.push([start, end]);
+    const cited = m[1] ?? "";
+    const pi = isPiReference(cited) || precededByPiPackage(line.slice(0, start));
+    if (pi) piNames.add(cited.split("/").pop() ?? cited);
+    // 同一行前面引过 Pi 的 packages/…/loader.ts，后面的简写 loader.ts:631 也算 Pi
+    const piShorthand = !cited.includes("/") && piNames.has(cited);
+    const resolved: Resolved = pi || piShorthand ? { kind: "skip" } : resolver.resolve(cited);
+    anchors.push({ end, resolved });
+    const from = Number(m[2]);
+    check(resolved, m[0], from, m[3] === undefined ? from : Number(m[3]));
+  }
+
+  for (const m of line.matchAll(CONTINUATION)) {
+    const start = m.index;
+    if (taken.some(([a, b]) => start >= a && start < b)) continue;
+    // 往前跳过反引号，看分隔符是不是「、与和，」或空白
+    let k = start - 1;
+    while (k >= 0 && line[k] === "`") k--;
+    if (k < 0 || !CONTINUATION_BEFORE.test(line[k] ?? "")) continue;
+    const anchor = anchors.filter((a) => a.end <= start).pop();
+    // 没有前文引用就无从判断；前文引用本身出错的已经报过，不重复
+    if (anchor === undefined || anchor.resolved.kind === "error") continue;
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    const label = anchor.resolved.kind === "file" ? `${anchor.resolved.display}${m[0]}` : m[0];
+    check(anchor.resolved, label, from, to);
+  }
+  return count;
+}

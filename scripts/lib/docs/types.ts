@@ -1,0 +1,12 @@
+/** 文档检查发现的一个问题：哪个文件、第几行（章节里的行号，从 1 开始）、哪里不对 */
+export interface Problem {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export interface DocsStats {
+  chapters: number;
+  citations: number;
+  transcripts: number;
+}

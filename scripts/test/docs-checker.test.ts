@@ -1,0 +1,320 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { checkDocs, checkDocsWithStats } from "../lib/docs-checker.ts";
+import { makeFixtureRoot, removeFixtureRoot, writeFiles, writeStep } from "./helpers/fixture.ts";
+
+// main.ts：前 11 行是真代码，后面填充到 130 行，方便测范围
+const MAIN_HEAD = [
+  `import path from "node:path";`,
+  ``,
+  `export function main(): void {`,
+  `  const projectRoot = process.cwd();`,
+  `  const files: string[] = [];`,
+  `  for (const file of files) {`,
+  `    const abs = path.resolve(projectRoot, file);`,
+  `    console.log(abs);`,
+  `  }`,
+  `  console.log("再见。");`,
+  `}`,
+];
+const MAIN = [...MAIN_HEAD, ...Array.from({ length: 130 - MAIN_HEAD.length }, (_, i) => `// 填充 ${i + 12}`)].join("\n") + "\n";
+const GOLDEN = "你> 你好\n助手> 这是一段很长\n[已取消]\n再见。\n";
+const STEP = "step07-abort-extensions";
+const CHAPTER = "docs/8.5-abort-and-extensions.md";
+
+let root: string;
+
+function chapter(body: string, frontMatter = `step: ${STEP}`): void {
+  writeFiles(root, { [CHAPTER]: `---\ntitle: 取消\n${frontMatter}\n---\n\n${body}` });
+}
+// 正文从第 6 行开始（front matter 4 行 + 1 空行）
+const BODY_START = 6;
+
+function fence(lines: string[], lang = "ts"): string {
+  return ["```" + lang, ...lines, "```", ""].join("\n");
+}
+
+beforeAll(() => {
+  root = makeFixtureRoot("docs");
+  writeStep(root, STEP, {
+    "src/main.ts": MAIN,
+    "src/types.ts": "// 类型\nexport type StopReason = \"stop\" | \"aborted\";\nexport type X = 1;\n",
+    "src/tools/types.ts": "// 工具类型\nexport interface Tool {}\nexport type Y = 2;\n",
+    "extensions/logger.ts": "export default function logger(): void {\n  console.log(\"[扩展] 已加载\");\n}\n",
+    "expected-output.txt": GOLDEN,
+  });
+  writeStep(root, "step03-streaming", {
+    "src/fake-model.ts": Array.from({ length: 40 }, (_, i) => `// 第 ${i + 1} 行`).join("\n") + "\n",
+  });
+});
+afterAll(() => removeFixtureRoot(root));
+beforeEach(() => fs.rmSync(path.join(root, "docs"), { recursive: true, force: true }));
+
+describe("章节与 front matter", () => {
+  it("没有 docs/ 目录就是 0 章、0 个问题", () => {
+    expect(checkDocsWithStats(root)).toEqual({ problems: [], stats: { chapters: 0, citations: 0, transcripts: 0 } });
+  });
+
+  it("docs/README.md 不算章节", () => {
+    writeFiles(root, { "docs/README.md": "见 src/main.ts:999\n" });
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("front matter 里写了不存在的步骤会报在那一行", () => {
+    chapter("正文\n", "step: step99-nothing");
+    const problems = checkDocs(root);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: CHAPTER, line: 3 });
+    expect(problems[0]?.message).toContain("step99-nothing");
+  });
+
+  it("多步骤章节里不写步骤的引用要报错，写了就通过", () => {
+    chapter(
+      fence(["// src/main.ts:1", `import path from "node:path";`]) + `另见 ${STEP}/src/main.ts:7 与 step03-streaming/src/fake-model.ts:38。\n`,
+      `steps: [step03-streaming, ${STEP}]`,
+    );
+    const problems = checkDocs(root);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.line).toBe(BODY_START + 1);
+    expect(problems[0]?.message).toContain("必须写明步骤");
+  });
+
+  it("也认列表写法的 steps:", () => {
+    chapter(`见 src/main.ts:7\n`, `steps:\n  - ${STEP}`);
+    expect(checkDocs(root)).toEqual([]);
+  });
+});
+
+describe("代码块引用", () => {
+  it("与源码一致的代码块通过，并计入统计", () => {
+    chapter(fence(["// src/main.ts:3-11", ...MAIN_HEAD.slice(2, 11)]));
+    const { problems, stats } = checkDocsWithStats(root);
+    expect(problems).toEqual([]);
+    expect(stats).toEqual({ chapters: 1, citations: 1, transcripts: 0 });
+  });
+
+  it("行尾空白不算差异，说明文字（节选）可以跟在引用后面", () => {
+    chapter(fence(["// src/main.ts:3-5（节选）", ...MAIN_HEAD.slice(2, 5).map((l) => `${l}   `)]));
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("范围错一行就报错，指出章节行号、源文件行和两边的内容", () => {
+    chapter(fence(["// src/main.ts:4-12", ...MAIN_HEAD.slice(2, 11)]));
+    const problems = checkDocs(root);
+    expect(problems).toHaveLength(1);
+    const p = problems[0];
+    expect(p?.file).toBe(CHAPTER);
+    expect(p?.line).toBe(BODY_START + 2); // 代码块里引用注释的下一行
+    expect(p?.message).toContain(`${STEP}/src/main.ts:4-12`);
+    expect(p?.message).toContain("源文件第 4 行是「  const projectRoot = process.cwd();」");
+    expect(p?.message).toContain("文档里写的是「export function main(): void {」");
+  });
+
+  it("代码块比范围短时报告缺了哪一行", () => {
+    chapter(fence(["// src/main.ts:3-12", ...MAIN_HEAD.slice(2, 11)]));
+    const [p] = checkDocs(root);
+    expect(p?.message).toContain("引用范围到第 12 行");
+    expect(p?.message).toContain("// 填充 12");
+  });
+
+  it("整段统一少缩进（书里常见的排版）也算一致，但缩进不统一不行", () => {
+    const body = MAIN_HEAD.slice(5, 9); // 第 6-9 行，最少缩进 2
+    chapter(fence(["// src/main.ts:6-9", ...body.map((l) => l.slice(2))]));
+    expect(checkDocs(root)).toEqual([]);
+    chapter(fence(["// src/main.ts:6-9", body[0]?.slice(2) ?? "", ...body.slice(1)]));
+    const [p] = checkDocs(root);
+    expect(p?.message).toContain("源文件第 7 行");
+  });
+
+  it("// … 省略行可以代表任意多行，/* … */ 可以代表行内任意文字", () => {
+    chapter(
+      fence([
+        "// src/main.ts:3-11（节选）",
+        "export function main(): void {",
+        "  // …",
+        "  for (const file of files) {",
+        "    const abs = path.resolve(projectRoot, /* … */);",
+        "    // …（省略：打印）",
+        "  }",
+        "  // ...",
+        "}",
+      ]),
+    );
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("省略行可以出现在开头和结尾", () => {
+    chapter(fence(["// src/main.ts:1-11", "// …", "  for (const file of files) {", "// …"]));
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("省略之间的行必须连续且按顺序出现", () => {
+    chapter(
+      fence([
+        "// src/main.ts:3-11",
+        "export function main(): void {",
+        "  // …",
+        "    console.log(abs);",
+        "    const abs = path.resolve(projectRoot, file);",
+        "  // …",
+        "}",
+      ]),
+    );
+    const problems = checkDocs(root);
+    expect(problems).toHaveLength(1);
+    // console.log(abs) 对上了源文件第 8 行，可下一行应是第 9 行的「  }」
+    expect(problems[0]?.line).toBe(BODY_START + 5);
+    expect(problems[0]?.message).toContain("源文件第 9 行是「  }」");
+    expect(problems[0]?.message).toContain("const abs = path.resolve(projectRoot, file);");
+  });
+
+  it("没有开头省略标记时，第一行必须是范围的第一行", () => {
+    chapter(fence(["// src/main.ts:1-11", "export function main(): void {", "// …", "}"]));
+    const [p] = checkDocs(root);
+    expect(p?.line).toBe(BODY_START + 2);
+    expect(p?.message).toContain(`源文件第 1 行是「import path from "node:path";」`);
+  });
+
+  it("引用范围超出文件、文件不存在都会报告", () => {
+    chapter(fence(["// src/main.ts:125-140", "// …"]) + fence(["// src/nope.ts:1-2", "x"]));
+    const problems = checkDocs(root);
+    expect(problems.map((p) => p.line)).toEqual([BODY_START + 1, BODY_START + 5]);
+    expect(problems[0]?.message).toContain("只有 130 行");
+    expect(problems[1]?.message).toContain("文件不存在");
+  });
+
+  it("引用可以写明别的步骤，以它为准", () => {
+    chapter(fence(["// step03-streaming/src/fake-model.ts:36-38", "// 第 36 行", "// 第 37 行", "// 第 38 行"]));
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("extensions/ 下的文件也能引用", () => {
+    chapter(fence(["// extensions/logger.ts:1-3（节选）", "export default function logger(): void {", "  // …", "}"]));
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("第一行不是引用注释的代码块（如 mermaid）不检查", () => {
+    chapter(fence(["flowchart LR", "  A --> B"], "mermaid") + fence(["// 随手写的示例", "const x = 1;"]));
+    expect(checkDocsWithStats(root).stats.citations).toBe(0);
+  });
+});
+
+describe("正文里的行号引用", () => {
+  it("范围内的引用通过，越界的报告文件与行数", () => {
+    chapter("合法：`src/main.ts:7`、src/main.ts:1-130。\n越界：`src/main.ts:120-140`。\n");
+    const problems = checkDocs(root);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: CHAPTER, line: BODY_START + 1 });
+    expect(problems[0]?.message).toContain("src/main.ts:120-140");
+    expect(problems[0]?.message).toContain("只有 130 行");
+  });
+
+  it("只写文件名（main.ts:46）时在步骤的 src/ 里找唯一的同名文件", () => {
+    chapter("main.ts:46 用 path.resolve。\nmain.ts:400 越界。\ntypes.ts:3 有歧义。\nloader.ts:413-424 找不到。\nlogger.ts:2 在 extensions 里。\n");
+    const problems = checkDocs(root);
+    expect(problems.map((p) => p.line)).toEqual([BODY_START + 1, BODY_START + 2, BODY_START + 3]);
+    expect(problems[0]?.message).toContain("只有 130 行");
+    expect(problems[1]?.message).toContain("有歧义");
+    expect(problems[1]?.message).toContain("src/tools/types.ts");
+    expect(problems[2]?.message).toContain("找不到文件 loader.ts");
+  });
+
+  it("续写 `、:120-124` 与 `与 :126-136` 指向同一个文件", () => {
+    chapter("源码位置：src/main.ts:7（解析）、:120-124 与 `:126-136`。\n");
+    const { problems, stats } = checkDocsWithStats(root);
+    expect(stats.citations).toBe(3);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.message).toContain(`${STEP}/src/main.ts:126-136`);
+  });
+
+  it("续写不跨行", () => {
+    chapter("src/main.ts:7\n与 :999 无关。\n");
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("跨步骤引用 step03-streaming/src/fake-model.ts:38", () => {
+    chapter("此前是 step03-streaming/src/fake-model.ts:38，越界的是 step03-streaming/src/fake-model.ts:41。\n");
+    const problems = checkDocs(root);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.message).toContain("只有 40 行");
+  });
+
+  it("Pi 的源码引用与 URL 都跳过，续写也跟着跳过", () => {
+    chapter(
+      [
+        "Pi 在 packages/agent/src/agent-loop.ts:629-635 与 :644-650 检查两次。",
+        "见 `@earendil-works/pi-ai@1.6.0 src/utils/overflow.ts:132-160`。",
+        "链接 https://github.com/earendil-works/pi/blob/main/src/main.ts:999 不算。",
+        "node_modules/@earendil-works/pi-agent-core/dist/index.js:12 也不算。",
+        "发现目录见 packages/coding-agent/src/core/extensions/loader.ts:699-723，规则见（loader.ts:631-640）。",
+        "",
+        fence(["// packages/agent/src/agent.ts:306-314", "随便什么内容"]),
+      ].join("\n"),
+    );
+    const { problems, stats } = checkDocsWithStats(root);
+    expect(problems).toEqual([]);
+    expect(stats.citations).toBe(0);
+  });
+
+  it("代码块里的文字不当作正文引用", () => {
+    chapter(fence(["const s = 'src/main.ts:999';"]));
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("没有 step: 的章节里引用步骤文件要报错", () => {
+    chapter("见 src/main.ts:7。\n", "title2: 无步骤");
+    const [p] = checkDocs(root);
+    expect(p?.message).toContain("front matter 没有 step:");
+  });
+});
+
+describe("golden 输出块", () => {
+  const marker = `<!-- golden: ${STEP} -->`;
+
+  it("与 expected-output.txt 一致时通过（允许标记后空行）", () => {
+    chapter(`${marker}\n\n${fence(GOLDEN.trimEnd().split("\n"), "text")}`);
+    const { problems, stats } = checkDocsWithStats(root);
+    expect(problems).toEqual([]);
+    expect(stats.transcripts).toBe(1);
+  });
+
+  it("不一致时报告第一处不同的行，带期望与实际", () => {
+    chapter(`${marker}\n${fence(["你> 你好", "助手> 这是一段很短", "[已取消]", "再见。"], "text")}`);
+    const problems = checkDocs(root);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.line).toBe(BODY_START + 3);
+    expect(problems[0]?.message).toContain("第 2 行");
+    expect(problems[0]?.message).toContain("期望「助手> 这是一段很长」");
+    expect(problems[0]?.message).toContain("实际「助手> 这是一段很短」");
+  });
+
+  it("少了最后一行也会发现", () => {
+    chapter(`${marker}\n${fence(["你> 你好", "助手> 这是一段很长", "[已取消]"], "text")}`);
+    const [p] = checkDocs(root);
+    expect(p?.message).toContain("期望「再见。」");
+  });
+
+  it("lines A-B 只比较那几行", () => {
+    chapter(`<!-- golden: ${STEP} lines 2-3 -->\n${fence(["助手> 这是一段很长", "[已取消]"], "text")}`);
+    expect(checkDocs(root)).toEqual([]);
+    chapter(`<!-- golden: ${STEP} lines 2-3 -->\n${fence(["助手> 这是一段很长"], "text")}`);
+    expect(checkDocs(root)[0]?.message).toContain("期望「[已取消]」");
+  });
+
+  it("标记后面没有代码块、步骤不存在都会报告", () => {
+    chapter(`${marker}\n正文\n\n<!-- golden: step98-none -->\n${fence(["x"])}`);
+    const problems = checkDocs(root);
+    expect(problems.map((p) => p.line)).toEqual([BODY_START, BODY_START + 3]);
+  });
+});
+
+describe("排序", () => {
+  it("问题按文件、行号排序", () => {
+    writeFiles(root, {
+      "docs/8.6-b.md": `---\nstep: ${STEP}\n---\nsrc/main.ts:999\n`,
+      "docs/8.1-a.md": `---\nstep: ${STEP}\n---\nsrc/main.ts:998\nsrc/main.ts:7\nsrc/main.ts:997\n`,
+    });
+    expect(checkDocs(root).map((p) => `${p.file}:${p.line}`)).toEqual(["docs/8.1-a.md:4", "docs/8.1-a.md:6", "docs/8.6-b.md:4"]);
+  });
+});

@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** 在系统临时目录里造一个假仓库根，测试结束后删掉 */
+export function makeFixtureRoot(prefix: string): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `mah-${prefix}-`));
+  fs.mkdirSync(path.join(root, "labs", "mini-agent-harness"), { recursive: true });
+  return root;
+}
+
+export function removeFixtureRoot(root: string): void {
+  fs.rmSync(root, { recursive: true, force: true });
+}
+
+/** 写文件（路径用正斜杠，自动建目录） */
+export function writeFiles(base: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(base, ...rel.split("/"));
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content, "utf8");
+  }
+}
+
+export function stepPath(root: string, step: string): string {
+  return path.join(root, "labs", "mini-agent-harness", step);
+}
+
+/** 造一个步骤目录：package.json 声明 ESM，其余文件由调用方给 */
+export function writeStep(root: string, step: string, files: Record<string, string>): string {
+  const dir = stepPath(root, step);
+  writeFiles(dir, { "package.json": `{ "name": "${step}", "private": true, "type": "module" }\n`, ...files });
+  return dir;
+}
+
+/** 收集输出的假 stdout */
+export class Collector {
+  text = "";
+  write(chunk: string | Uint8Array): boolean {
+    this.text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    return true;
+  }
+}
