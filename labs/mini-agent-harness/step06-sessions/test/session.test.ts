@@ -110,10 +110,41 @@ describe("Session", () => {
     expect(Session.latestFile(path.join(dir, "none"))).toBeUndefined();
     const old = path.join(dir, "old.jsonl");
     const fresh = path.join(dir, "fresh.jsonl");
-    Session.create(fresh);
-    Session.create(old);
+    Session.create(fresh).append(user("新"));
+    Session.create(old).append(user("旧"));
     const past = new Date(Date.now() - 60_000);
     fs.utimesSync(old, past, past);
     expect(Session.latestFile(dir)).toBe(fresh);
+  });
+
+  it("不认识的条目留在链上：指向它的消息照常恢复，新条目的编号不会与它重复", () => {
+    const file = path.join(dir, "mixed.jsonl");
+    fs.writeFileSync(file, [
+      JSON.stringify({ type: "message", id: "e1", parentId: null, message: user("一") }),
+      JSON.stringify({ type: "label", id: "e2", parentId: "e1", label: "书签" }),
+      JSON.stringify({ type: "message", id: "e3", parentId: "e2", message: user("三") }),
+    ].join("\n") + "\n");
+    const session = Session.open(file);
+    expect(session.messages()).toEqual([user("一"), user("三")]);
+    session.append(user("四"));
+    expect(JSON.parse(lines(file)[3]!)).toMatchObject({ id: "e4", parentId: "e3" });
+  });
+
+  it("最后一行完整但少了换行：补上换行，之后的追加不会接在同一行", () => {
+    const file = path.join(dir, "nonl.jsonl");
+    fs.writeFileSync(file, JSON.stringify({ type: "message", id: "e1", parentId: null, message: user("一") }));
+    const session = Session.open(file);
+    session.append(user("二"));
+    expect(Session.open(file).messages()).toEqual([user("一"), user("二")]);
+  });
+
+  it("新会话在第一条消息时才创建文件；同名旧文件被替换", () => {
+    const file = path.join(dir, "sub", "lazy.jsonl");
+    const session = Session.create(file);
+    expect(fs.existsSync(file)).toBe(false);
+    session.append(user("一"));
+    expect(lines(file)).toHaveLength(1);
+    Session.create(file);
+    expect(fs.existsSync(file)).toBe(false);
   });
 });

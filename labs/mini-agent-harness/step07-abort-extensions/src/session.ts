@@ -22,6 +22,17 @@ export interface SessionEntry {
   message: Message;
 }
 
+/**
+ * 文件里的任意一行。除了消息，将来的版本（或别的程序）可能写入别的条目类型，
+ * 例如书签；不认识的条目不转成消息，但仍然留在 parentId 链上、占着它的编号。
+ */
+interface RawEntry {
+  type: string;
+  id: string;
+  parentId: string | null;
+  message?: Message;
+}
+
 /** 打开会话文件时发现、但不影响恢复的问题（例如被截断的最后一行）。 */
 export type SessionWarnings = string[];
 
@@ -35,21 +46,23 @@ export class Session {
     private nextNumber: number,
   ) {}
 
-  /** 新建一个空会话文件。 */
+  /**
+   * 新建一个会话。文件等到第一条消息时才创建：只打开、没说话就退出，
+   * 不会留下一个空文件让下次 --continue 误选。同名的旧文件会被替换。
+   */
   static create(file: string): Session {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, "");
+    fs.rmSync(file, { force: true });
     return new Session(file, [], null, 1);
   }
 
   /** 打开已有的会话文件：读出全部条目，沿 parentId 还原消息链。 */
   static open(file: string, warnings: SessionWarnings = []): Session {
     const entries = readEntries(file, warnings);
-    const chain = walkBack(entries, path.basename(file));
+    const chain = walkBack(entries, path.basename(file)).filter((entry) => entry.type === "message");
     // 新条目的编号接着文件里最大的那个往下排（不用展开运算符：十万个参数会撑爆调用栈）。
     const maxNumber = entries.reduce((max, entry) => Math.max(max, Number(entry.id.slice(1)) || 0), 0);
     const last = entries.at(-1);
-    return new Session(file, chain.map((entry) => entry.message), last ? last.id : null, maxNumber + 1);
+    return new Session(file, chain.map((entry) => entry.message as Message), last ? last.id : null, maxNumber + 1);
   }
 
   /** 目录里最近写过的会话文件；没有则返回 undefined。 */
@@ -71,6 +84,7 @@ export class Session {
   /** 追加一条消息。同步写入：函数返回时这一行已经交给了操作系统。 */
   append(message: Message): void {
     const entry: SessionEntry = { type: "message", id: `e${this.nextNumber}`, parentId: this.lastId, message };
+    if (this.lastId === null) fs.mkdirSync(path.dirname(this.file), { recursive: true });
     fs.appendFileSync(this.file, JSON.stringify(entry) + "\n");
     this.lastId = entry.id;
     this.nextNumber += 1;
@@ -89,11 +103,11 @@ export class Session {
 }
 
 /** 逐行解析。最后一行不完整（崩溃时写到一半）就截掉并报告；中间的坏行直接报错。 */
-function readEntries(file: string, warnings: SessionWarnings): SessionEntry[] {
+function readEntries(file: string, warnings: SessionWarnings): RawEntry[] {
   const name = path.basename(file);
   const text = fs.readFileSync(file, "utf8");
   const lines = text.split("\n");
-  const entries: SessionEntry[] = [];
+  const entries: RawEntry[] = [];
   let offset = 0;
   for (const [index, line] of lines.entries()) {
     const lineNumber = index + 1;
@@ -113,23 +127,26 @@ function readEntries(file: string, warnings: SessionWarnings): SessionEntry[] {
       }
       throw new Error(`会话文件 ${name} 第 ${lineNumber} 行不是合法的 JSON：${(error as Error).message}`);
     }
-    const entry = parsed as Partial<SessionEntry>;
-    if (entry.type !== "message") {
-      warnings.push(`会话文件 ${name} 第 ${lineNumber} 行：不认识的条目类型 ${JSON.stringify(entry.type)}，已跳过`);
-      continue;
-    }
-    if (typeof entry.id !== "string" || entry.message === undefined || entry.parentId === undefined) {
+    const entry = parsed as Partial<RawEntry>;
+    if (typeof entry.id !== "string" || entry.parentId === undefined || (entry.type === "message" && entry.message === undefined)) {
       throw new Error(`会话文件 ${name} 第 ${lineNumber} 行缺少 id、parentId 或 message`);
     }
-    entries.push(entry as SessionEntry);
+    if (entry.type !== "message") {
+      warnings.push(`会话文件 ${name} 第 ${lineNumber} 行：不认识的条目类型 ${JSON.stringify(entry.type)}，已跳过`);
+    }
+    entries.push(entry as RawEntry);
+  }
+  // 最后一行完整、只是少了换行（比如被编辑器去掉了）：补上，否则下一次追加会接在同一行。
+  if (entries.length > 0 && !text.endsWith("\n") && fs.statSync(file).size === Buffer.byteLength(text)) {
+    fs.appendFileSync(file, "\n");
   }
   return entries;
 }
 
 /** 从最后一条往回沿 parentId 走到根，再反转成时间顺序。 */
-function walkBack(entries: SessionEntry[], name: string): SessionEntry[] {
+function walkBack(entries: RawEntry[], name: string): RawEntry[] {
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const chain: SessionEntry[] = [];
+  const chain: RawEntry[] = [];
   let current = entries.at(-1);
   while (current) {
     chain.push(current);

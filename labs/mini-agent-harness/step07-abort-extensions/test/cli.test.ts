@@ -31,6 +31,14 @@ describe("命令行", () => {
     expect(fs.readFileSync(file!, "utf8").trimEnd().split("\n")).toHaveLength(2);
   });
 
+  it("只打开、没说话就退出：不留下空的会话文件", async () => {
+    const result = await runCli(sandbox, [], "\n");
+    expect(result.code).toBe(0);
+    expect(sessionFiles()).toEqual([]);
+    const again = await runCli(sandbox, ["--continue"], "");
+    expect(again.stdout).toContain("还没有会话");
+  });
+
   it("/exit 退出，空行被忽略", async () => {
     const result = await runCli(sandbox, [], "\n   \n/exit\n我叫小明\n");
     expect(result.code).toBe(0);

@@ -59,6 +59,19 @@ describe.skipIf(!python)("伪终端里的 Ctrl+C 与 Ctrl+D", () => {
     expect(report.transcript).not.toContain(full);
   });
 
+  it("回复途中按 Ctrl+D：这一轮照常说完，随后正常退出（不会卡住）", () => {
+    const report = drive(sandbox, [
+      { expect: "你> " },
+      { send: "说个长的\r" },
+      { expect: "助手> " },
+      { send: "\u0004" },
+      { expect: "再见。" },
+    ]);
+    expect(report.failure, report.transcript).toBeNull();
+    expect(report.exitCode).toBe(0);
+    expect(report.transcript).toContain("[第 1 轮结束]");
+  });
+
   it("Ctrl+D 结束输入：正常退出，会话已经保存", () => {
     const report = drive(sandbox, [
       { expect: "你> " },
