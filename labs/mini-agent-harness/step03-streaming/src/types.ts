@@ -31,7 +31,7 @@ export interface AssistantMessage {
 
 /**
  * 助手消息为什么结束。"aborted" 现在就在类型里占好了位置，
- * 到 step07 才第一次被用上：这样以后每个 switch 加分支时，编译器都会提醒。
+ * 到 step07 才第一次被用上；先在类型里占位，用到它的代码就不必再改类型。
  */
 export type StopReason = "stop" | "error" | "aborted";
 
