@@ -24,10 +24,13 @@ console.log("试试：说个长的 / 出个错。Ctrl+D 或 /exit 退出。\n");
 // readline 的异步迭代器会缓存读到的行：管道一次喂进多行也不会丢。
 const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "你> " });
 const lines = rl[Symbol.asyncIterator]();
+// 输入可能先于对话结束（Ctrl+D、管道读完）：readline 随即关闭，之后不能再调用 rl.prompt()。
+let inputEnded = false;
+rl.on("close", () => (inputEnded = true));
 
 /** 显示提示符并读一行。 */
 async function ask(): Promise<string | undefined> {
-  rl.prompt();
+  if (inputEnded) process.stdout.write(rl.getPrompt()); else rl.prompt();
   const next = await lines.next();
   return next.done ? undefined : next.value; // Ctrl+D：输入结束，返回 undefined
 }
@@ -51,8 +54,6 @@ while (true) {
 }
 console.log("\n再见。");
 rl.close();
-// 回复途中输入就已结束（Ctrl+D）时，上面的 rl.prompt() 会让标准输入重新流动；停下它，进程才能退出。
-process.stdin.pause();
 
 // ── 辅助函数 ───────────────────────────────────────────────────
 

@@ -40,11 +40,8 @@ const sessionsDir = path.join(projectRoot, ".sessions");
 const warnings: string[] = [];
 let session: Session;
 try {
-  const file = sessionChoice.file
-    ? path.resolve(projectRoot, sessionChoice.file)
-    : sessionChoice.continue
-      ? Session.latestFile(sessionsDir)
-      : undefined;
+  const latest = sessionChoice.continue ? Session.latestFile(sessionsDir) : undefined;
+  const file = sessionChoice.file ? path.resolve(projectRoot, sessionChoice.file) : latest;
   if (sessionChoice.continue && !file) console.log("（.sessions/ 里还没有会话，新建一个。）");
   if (file && !fs.existsSync(file)) throw new Error(`找不到会话文件：${sessionChoice.file}`);
   session = file ? Session.open(file, warnings) : Session.create(path.join(sessionsDir, newSessionName()));
@@ -68,10 +65,13 @@ console.log("Ctrl+D 或 /exit 退出；下次用 npm start -- --continue 接着�
 // readline 的异步迭代器会缓存读到的行：管道一次喂进多行也不会丢。
 const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "你> " });
 const lines = rl[Symbol.asyncIterator]();
+// 输入可能先于对话结束（Ctrl+D、管道读完）：readline 随即关闭，之后不能再调用 rl.prompt()。
+let inputEnded = false;
+rl.on("close", () => (inputEnded = true));
 
 /** 显示提示符并读一行。 */
 async function ask(): Promise<string | undefined> {
-  rl.prompt();
+  if (inputEnded) process.stdout.write(rl.getPrompt()); else rl.prompt();
   const next = await lines.next();
   return next.done ? undefined : next.value; // Ctrl+D：输入结束，返回 undefined
 }
@@ -105,8 +105,6 @@ while (true) {
 // 走到这里是 Ctrl+D 或 /exit：每条消息产生时就已经落盘，不需要额外保存。
 console.log("\n再见。");
 rl.close();
-// 回复途中输入就已结束（Ctrl+D）时，上面的 rl.prompt() 会让标准输入重新流动；停下它，进程才能退出。
-process.stdin.pause();
 
 // ── 辅助函数 ───────────────────────────────────────────────────
 
