@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BenchSkip } from "../bench/lib.ts";
+import { findBenchSseFile, run as runSse } from "../bench/sse.ts";
+import type { BenchResults } from "../lib/bench-runner.ts";
+import { formatValue } from "../lib/bench-runner.ts";
+import { repoRoot } from "../lib/paths.ts";
+import { runNode } from "../lib/run-node.ts";
+import { resolveTsxCli } from "../lib/tsx-cli.ts";
+import { makeFixtureRoot, removeFixtureRoot, stepPath, writeFiles, writeStep } from "./helpers/fixture.ts";
+
+// 只检查 bench 能跑通：表格打印出来、JSON 里有这些数字、每个数字都是有限数。不断言快慢。
+describe("npm run bench -- --quick", () => {
+  let tmp: string;
+  let output: string;
+  let exitCode: number | null;
+  let results: BenchResults;
+
+  beforeAll(async () => {
+    tmp = makeFixtureRoot("bench");
+    const json = path.join(tmp, "latest.json");
+    const run = await runNode([resolveTsxCli(), path.join("scripts", "bench.ts"), "--quick", "--out", json], repoRoot);
+    output = run.output;
+    exitCode = run.exitCode;
+    results = JSON.parse(fs.readFileSync(json, "utf8")) as BenchResults;
+  }, 30_000);
+  afterAll(() => removeFixtureRoot(tmp));
+
+  it("退出码为 0，打印一张表并给出 JSON 的路径", () => {
+    expect(exitCode, output).toBe(0);
+    expect(output).toMatch(/指标\s+数值\s+目标\s+结论/);
+    for (const title of ["【会话】", "【取消延迟】", "【取消监听器】", "【SSE 吞吐】"]) expect(output).toContain(title);
+    expect(output).toContain("结果已写入");
+  });
+
+  it("JSON 里有每一组的数字，每个都是有限数", () => {
+    expect(results.quick).toBe(true);
+    expect(results.errors).toEqual([]);
+    for (const group of ["sessions", "abort-latency", "abort-listeners"]) {
+      expect(results.figures.filter((f) => f.group === group).length, group).toBeGreaterThan(0);
+    }
+    // SSE 要么有数字，要么说明 step08 还没提供
+    const sse = results.figures.some((f) => f.group === "sse") || results.skipped.some((s) => s.group === "sse");
+    expect(sse).toBe(true);
+    for (const f of results.figures) {
+      expect(Number.isFinite(f.value), `${f.name} = ${f.value}`).toBe(true);
+      expect(typeof f.unit).toBe("string");
+      if (f.ok !== undefined) expect(typeof f.target).toBe("string");
+    }
+  });
+
+  it("并排的数字有比值，监听器一个不剩", () => {
+    const ratio = results.figures.find((f) => f.group === "abort-latency" && f.unit === "×");
+    expect(ratio?.value).toBeGreaterThan(0);
+    expect(results.figures.find((f) => f.name === "全部结束后剩下的 abort 监听器")?.value).toBe(0);
+  });
+});
+
+describe("SSE 一项找 step08 的 benchSse", () => {
+  let root: string;
+  beforeAll(() => {
+    root = makeFixtureRoot("bench-sse");
+  });
+  afterAll(() => removeFixtureRoot(root));
+
+  it("没有 step08 时跳过，并说明原因", async () => {
+    await expect(runSse({ quick: true, root })).rejects.toThrow(BenchSkip);
+    await expect(runSse({ quick: true, root })).rejects.toThrow("（step08 尚未提供）");
+  });
+
+  it("step08 的 bench/ 里导出 benchSse 时列出三个数字", async () => {
+    const dir = writeStep(root, "step08-real-model", {
+      "bench/run.ts": `console.log("这个文件不导出 benchSse，不应被导入");\nprocess.exit(3);\n`,
+      "bench/sse.ts": `export async function benchSse({ quick }: { quick: boolean }) {\n  return { oursMBps: quick ? 100 : 1, npmMBps: 50, ratio: 2 };\n}\n`,
+    });
+    expect(findBenchSseFile(path.join(dir, "bench"))).toBe("sse.ts");
+    const figures = await runSse({ quick: true, root });
+    expect(figures.map((f) => [f.value, f.unit])).toEqual([
+      [100, "MB/s"],
+      [50, "MB/s"],
+      [2, "×"],
+    ]);
+  });
+
+  it("bench/ 目录存在但没有 benchSse 时同样跳过", async () => {
+    writeFiles(stepPath(root, "step08-real-model"), { "bench/sse.ts": "export const other = 1;\n" });
+    await expect(runSse({ quick: true, root })).rejects.toThrow("（step08 尚未提供）");
+  });
+});
+
+describe("数值格式", () => {
+  it("按大小取小数位，比值用 ×", () => {
+    expect(formatValue(1234.5, "ms")).toBe("1,235 ms");
+    expect(formatValue(12.34, "ms")).toBe("12.3 ms");
+    expect(formatValue(0.1234, "ms")).toBe("0.123 ms");
+    expect(formatValue(0, "个")).toBe("0 个");
+    expect(formatValue(321.4, "×")).toBe("321 ×");
+  });
+});
