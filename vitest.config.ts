@@ -12,5 +12,8 @@ export default defineConfig({
     testTimeout: 30_000,
     // 测试会起子进程跑 demo，用进程池隔离更稳
     pool: "forks",
+    // 大多数测试在等子进程（真实的 CLI、demo、本地 HTTP 服务），CPU 并不忙：
+    // 两核机器上开 4 个 worker，整套测试的墙钟时间差不多减半。
+    maxWorkers: 4,
   },
 });

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { makeSandbox, removeSandbox, runCli, tsxCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCli, tsxLoader } from "./helpers/cli.js";
 
 let sandbox: string;
 beforeEach(() => {
@@ -124,7 +124,7 @@ describe("扩展", () => {
 
 describe("SIGINT（没有终端时信号直接落到 process 上）", () => {
   it("回复途中：取消这一轮、进程还活着；空闲时：再见。并以 0 退出", async () => {
-    const child = spawn(process.execPath, [tsxCli, "src/main.ts"], { cwd: sandbox, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", tsxLoader, "src/main.ts"], { cwd: sandbox, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     const waitFor = (text: string, from = 0): Promise<void> =>
       new Promise((resolve, reject) => {

@@ -10,13 +10,19 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** 本步骤的根目录。 */
 export const stepRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** tsx 的命令行入口：用当前 node 直接运行它，不经过 shell，Windows 上也一样。 */
 export const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
+
+/**
+ * tsx 的加载器（包的主入口）。测试里用 node --import 挂上它直接运行 .ts：
+ * 比经过 tsx 命令行少起一个进程，测试快得多；行为上没有区别。
+ */
+export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /** 复制 src/ 与 extensions/ 到一个新的临时目录，返回它的路径。 */
 export function makeSandbox(): string {
@@ -46,7 +52,7 @@ export function runCli(cwd: string, args: string[], input: string, timeoutMs = 2
 /** 运行 cwd 下的一个 .ts 脚本，收集输出。超时则杀掉进程并让测试失败。 */
 export function runScript(cwd: string, script: string, args: string[], input: string, timeoutMs = 20_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsxCli, script, ...args], {
+    const child = spawn(process.execPath, ["--import", tsxLoader, script, ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
       stdio: ["pipe", "pipe", "pipe"],
