@@ -1,6 +1,6 @@
 /**
  * 把会话里的消息整理成「可以发给模型的消息」。两个适配器在构造请求体之前都先过一遍。
- * 做法照 Pi 的 transformMessages（packages/ai/src/providers/transform-messages.ts）。
+ * 做法照 Pi 的 transformMessages（pi-ai 包的 src/api/transform-messages.ts）。
  * 会话文件与上下文本身不改：这里只影响发出去的请求。
  */
 import type { Message, ToolCall, ToolResultMessage } from "../types.js";
