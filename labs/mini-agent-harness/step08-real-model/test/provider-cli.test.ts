@@ -29,7 +29,8 @@ it("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让�
     return found;
   }, { timeout: 15_000, interval: 20 });
   expect(line).toMatch(/^HARNESS_API=openai HARNESS_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1 HARNESS_API_KEY=local$/);
-  expect(stdout).toContain("当前故障：只对第一个请求回 HTTP 401");
+  // 环境变量行与「当前故障」那行可能分两次到达：等它，而不是立刻断言
+  await vi.waitFor(() => expect(stdout).toContain("当前故障：只对第一个请求回 HTTP 401"), { timeout: 5_000 });
   const env = Object.fromEntries(line.split(" ").map((pair) => pair.split("=") as [string, string]));
 
   const result = await runCli(dir, [], "我叫小明\n我叫小明\n", env);

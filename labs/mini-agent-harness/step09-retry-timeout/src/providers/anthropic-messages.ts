@@ -1,0 +1,220 @@
+/**
+ * Anthropic Messages 协议（流式）。Claude 本家，以及提供「Anthropic 兼容」入口的服务
+ * （如 DeepSeek、Moonshot 的 /anthropic）都说这种话。
+ */
+import type { SseEvent } from "../sse.js";
+import type { Context, StopReason, StreamFn } from "../types.js";
+import { errorDetail } from "./http-error.js";
+import type { ReplyBuilder } from "./reply.js";
+import { joinUrl, streamRequest, type WireDecoder } from "./stream-request.js";
+import { transformMessages } from "./transform-messages.js";
+
+export interface AnthropicConfig {
+  /** 例如 https://api.anthropic.com（请求发到 {baseUrl}/v1/messages）。 */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** Anthropic 要求必须给出输出上限。 */
+  maxTokens?: number | undefined;
+  fetch?: typeof fetch | undefined;
+  /** HTTP 层最多重试几次（默认 2，0 = 不重试）。 */
+  maxRetries?: number | undefined;
+  /** 服务器要求的等待超过它就放弃（毫秒，默认 60 000，0 = 不设上限）。 */
+  maxRetryDelayMs?: number | undefined;
+}
+
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+
+export function createAnthropicStream(config: AnthropicConfig): StreamFn {
+  return (context, options) =>
+    streamRequest({
+      url: joinUrl(config.baseUrl, "/v1/messages"),
+      headers: {
+        ...(config.apiKey ? { "x-api-key": config.apiKey } : {}),
+        "anthropic-version": "2023-06-01",
+      },
+      body: () => buildAnthropicRequest(config, context),
+      apiKey: config.apiKey,
+      decoder: new AnthropicDecoder(),
+      signal: options?.signal,
+      fetch: config.fetch,
+      maxRetries: config.maxRetries,
+      maxRetryDelayMs: config.maxRetryDelayMs,
+    });
+}
+
+// ── 请求：我们的 Context → Messages API 的内容块 ───────────────────
+
+type AnthropicBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean };
+
+interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: string | AnthropicBlock[];
+}
+
+export function buildAnthropicRequest(config: AnthropicConfig, context: Context): Record<string, unknown> {
+  const messages: AnthropicMessage[] = [];
+  for (const message of transformMessages(context.messages)) {
+    if (message.role === "user") {
+      messages.push({ role: "user", content: message.content });
+    } else if (message.role === "toolResult") {
+      const block: AnthropicBlock = {
+        type: "tool_result",
+        tool_use_id: message.toolCallId,
+        content: message.content,
+        is_error: message.isError === true,
+      };
+      // Anthropic 没有「工具」角色：结果放进 user 消息，连续几条结果合成一条
+      const last = messages.at(-1);
+      if (last?.role === "user" && Array.isArray(last.content)) last.content.push(block);
+      else messages.push({ role: "user", content: [block] });
+    } else {
+      const blocks: AnthropicBlock[] = [];
+      for (const block of message.content) {
+        if (block.type === "toolCall") {
+          blocks.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments });
+        } else if (block.text !== "") {
+          blocks.push({ type: "text", text: block.text }); // 空文本块会被拒收
+        }
+      }
+      if (blocks.length > 0) messages.push({ role: "assistant", content: blocks });
+    }
+  }
+  return {
+    model: config.model,
+    max_tokens: config.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    ...(context.systemPrompt ? { system: context.systemPrompt } : {}),
+    messages,
+    ...(context.tools && context.tools.length > 0
+      ? {
+          tools: context.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            input_schema: tool.parameters,
+          })),
+        }
+      : {}),
+    stream: true,
+  };
+}
+
+// ── 响应：带 event 名的一串事件 ───────────────────────────────────
+
+interface AnthropicUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+/** 我们用到的字段（按 type 区分的几种事件揉在一起，全部可选）。 */
+interface AnthropicEvent {
+  type?: string;
+  index?: number;
+  message?: { usage?: AnthropicUsage };
+  content_block?: { type?: string; id?: string; name?: string; text?: string; input?: unknown };
+  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
+  usage?: AnthropicUsage;
+  error?: unknown;
+}
+
+class AnthropicDecoder implements WireDecoder {
+  private stopReason: string | undefined;
+  private finished = false;
+  private failure: string | undefined;
+  private readonly startInput = new Map<string, string>();
+
+  onEvent(event: SseEvent, reply: ReplyBuilder): string | undefined {
+    if (this.finished || this.failure) return undefined;
+    let data: AnthropicEvent;
+    try {
+      data = JSON.parse(event.data) as AnthropicEvent;
+    } catch {
+      this.failure = `无法解析的流数据：${event.data.slice(0, 100)}`;
+      return undefined;
+    }
+    const key = `#${data.index ?? 0}`;
+    switch (data.type ?? event.event) {
+      case "message_start": {
+        const usage = data.message?.usage ?? {};
+        reply.usage = {
+          input: usage.input_tokens ?? 0,
+          output: usage.output_tokens ?? 0,
+          cacheRead: usage.cache_read_input_tokens ?? 0,
+          cacheWrite: usage.cache_creation_input_tokens ?? 0,
+        };
+        return undefined;
+      }
+      case "content_block_start": {
+        const block = data.content_block;
+        if (block?.type === "tool_use") {
+          const draft = reply.tool(key);
+          draft.id = block.id ?? "";
+          draft.name = block.name ?? "";
+          // 参数本该随后以 input_json_delta 分片到达；个别兼容服务器在这里一次给全，先记下备用
+          if (block.input && typeof block.input === "object") this.startInput.set(key, JSON.stringify(block.input));
+        } else if (block?.type === "text" && block.text) {
+          reply.text(block.text);
+          return block.text;
+        }
+        return undefined;
+      }
+      case "content_block_delta": {
+        const delta = data.delta;
+        if (delta?.type === "text_delta" && delta.text) {
+          reply.text(delta.text);
+          return delta.text;
+        }
+        if (delta?.type === "input_json_delta" && delta.partial_json) {
+          reply.tool(key).json += delta.partial_json;
+        }
+        return undefined; // thinking_delta 等我们不认识的增量：忽略
+      }
+      case "content_block_stop": {
+        const draft = reply.findTool(key);
+        const input = this.startInput.get(key);
+        if (draft && draft.json === "" && input !== undefined) draft.json = input; // 没有分片：用开头给的
+        return undefined;
+      }
+      case "message_delta":
+        if (data.delta?.stop_reason) this.stopReason = data.delta.stop_reason;
+        if (reply.usage && data.usage) {
+          // output_tokens 是累计值而不是增量：留最后一个，不能相加
+          if (typeof data.usage.output_tokens === "number") reply.usage.output = data.usage.output_tokens;
+          const { input_tokens, cache_read_input_tokens, cache_creation_input_tokens } = data.usage;
+          if (typeof input_tokens === "number") reply.usage.input = input_tokens;
+          if (typeof cache_read_input_tokens === "number") reply.usage.cacheRead = cache_read_input_tokens;
+          if (typeof cache_creation_input_tokens === "number") reply.usage.cacheWrite = cache_creation_input_tokens;
+        }
+        return undefined;
+      case "message_stop":
+        this.finished = true;
+        return undefined;
+      case "error":
+        this.failure = `流中错误：${errorDetail(data) ?? event.data.slice(0, 200)}`;
+        return undefined;
+      default: // ping 以及将来的新事件
+        return undefined;
+    }
+  }
+
+  end(): { stopReason: StopReason; errorMessage?: string } {
+    if (this.failure) return { stopReason: "error", errorMessage: this.failure };
+    switch (this.stopReason) {
+      case undefined:
+        return { stopReason: "error", errorMessage: "流在结束前中断（没有收到 stop_reason）" };
+      case "end_turn":
+      case "stop_sequence":
+        return { stopReason: "stop" };
+      case "tool_use":
+        return { stopReason: "toolUse" };
+      case "max_tokens":
+        return { stopReason: "length" };
+      default: // refusal 以及不认识的原因
+        return { stopReason: "error", errorMessage: `模型异常结束：stop_reason=${this.stopReason}` };
+    }
+  }
+}

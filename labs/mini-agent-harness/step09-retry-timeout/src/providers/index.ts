@@ -1,0 +1,90 @@
+/**
+ * 从环境变量选出模型服务，并造出对应的 StreamFn。
+ * 对循环来说真实模型与 FakeModel 没有区别：都是一个 StreamFn。
+ */
+import type { StreamFn } from "../types.js";
+import { createAnthropicStream } from "./anthropic-messages.js";
+import { createOpenAIStream } from "./openai-completions.js";
+import { joinUrl } from "./stream-request.js";
+
+export type ProviderApi = "openai" | "anthropic";
+
+export interface ProviderConfig {
+  api: ProviderApi;
+  baseUrl: string;
+  /** 空串表示没有配置密钥。 */
+  apiKey: string;
+  model: string;
+  maxTokens?: number | undefined;
+  fetch?: typeof fetch | undefined;
+  /** HTTP 层最多重试几次（默认 2，0 = 不重试）。 */
+  maxRetries?: number | undefined;
+  /** 服务器要求的等待超过它就放弃（毫秒，默认 60 000，0 = 不设上限）。 */
+  maxRetryDelayMs?: number | undefined;
+}
+
+export type ResolvedProvider =
+  | {
+      ok: true;
+      config: ProviderConfig;
+      /** 用户是否指向了真实服务（给了密钥或 HARNESS_BASE_URL）；否则调用方改用本地脚本服务器。 */
+      configured: boolean;
+      /** 密钥取自哪个环境变量（只报名字，不报值）。 */
+      keySource: string | undefined;
+    }
+  | { ok: false; error: string };
+
+const DEFAULTS: Record<ProviderApi, { baseUrl: string; model: string; keyVar: string }> = {
+  openai: { baseUrl: "https://api.openai.com/v1", model: "gpt-4o-mini", keyVar: "OPENAI_API_KEY" },
+  anthropic: { baseUrl: "https://api.anthropic.com", model: "claude-sonnet-4-5", keyVar: "ANTHROPIC_API_KEY" },
+};
+
+export function resolveProviderConfig(env: Record<string, string | undefined>): ResolvedProvider {
+  const get = (name: string): string | undefined => env[name]?.trim() || undefined;
+  const apiName = (get("HARNESS_API") ?? "openai").toLowerCase();
+  if (apiName !== "openai" && apiName !== "anthropic") {
+    return { ok: false, error: `HARNESS_API 只能是 openai 或 anthropic，收到的是：${env.HARNESS_API}` };
+  }
+  const api: ProviderApi = apiName;
+  const defaults = DEFAULTS[api];
+  const keySource = get("HARNESS_API_KEY") ? "HARNESS_API_KEY" : get(defaults.keyVar) ? defaults.keyVar : undefined;
+  const baseUrl = get("HARNESS_BASE_URL");
+  return {
+    ok: true,
+    config: {
+      api,
+      baseUrl: baseUrl ?? defaults.baseUrl,
+      apiKey: keySource ? (get(keySource) ?? "") : "",
+      model: get("HARNESS_MODEL") ?? defaults.model,
+    },
+    configured: keySource !== undefined || baseUrl !== undefined,
+    keySource,
+  };
+}
+
+export function createProviderStream(config: ProviderConfig): StreamFn {
+  return config.api === "anthropic" ? createAnthropicStream(config) : createOpenAIStream(config);
+}
+
+/** 请求真正发往的地址。 */
+export function endpointOf(config: Pick<ProviderConfig, "api" | "baseUrl">): string {
+  return joinUrl(config.baseUrl, config.api === "anthropic" ? "/v1/messages" : "/chat/completions");
+}
+
+/** 启动时打印的一行说明。只用 model 与地址，绝不碰密钥；地址里的账号口令与查询串也去掉。 */
+export function describeProvider(config: Pick<ProviderConfig, "api" | "baseUrl" | "model">): string {
+  const protocol = config.api === "anthropic" ? "Anthropic Messages" : "OpenAI Chat Completions";
+  return `模型：${config.model}（${protocol}，${safeUrl(endpointOf(config))}）`;
+}
+
+function safeUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    url.username = "";
+    url.password = "";
+    url.search = "";
+    return url.toString();
+  } catch {
+    return "（地址无法解析）";
+  }
+}

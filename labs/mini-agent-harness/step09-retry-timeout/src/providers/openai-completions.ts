@@ -1,0 +1,203 @@
+/**
+ * OpenAI Chat Completions 协议（流式）。OpenAI 本家以及 DeepSeek、通义千问、Moonshot、
+ * GLM、Ollama、vLLM、llama.cpp 等「OpenAI 兼容」服务都说这种话。
+ */
+import type { SseEvent } from "../sse.js";
+import type { Context, StopReason, StreamFn, Usage } from "../types.js";
+import { errorDetail } from "./http-error.js";
+import type { ReplyBuilder } from "./reply.js";
+import { joinUrl, streamRequest, type WireDecoder } from "./stream-request.js";
+import { transformMessages } from "./transform-messages.js";
+
+export interface OpenAIConfig {
+  /** 例如 https://api.openai.com/v1（请求发到 {baseUrl}/chat/completions）。 */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  maxTokens?: number | undefined;
+  /** 换一个 fetch 实现（一般不需要）。 */
+  fetch?: typeof fetch | undefined;
+  /** HTTP 层最多重试几次（默认 2，0 = 不重试）。 */
+  maxRetries?: number | undefined;
+  /** 服务器要求的等待超过它就放弃（毫秒，默认 60 000，0 = 不设上限）。 */
+  maxRetryDelayMs?: number | undefined;
+}
+
+export function createOpenAIStream(config: OpenAIConfig): StreamFn {
+  return (context, options) =>
+    streamRequest({
+      url: joinUrl(config.baseUrl, "/chat/completions"),
+      // 本地服务（如 Ollama）可以不要密钥：没有就不发这个头
+      headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {},
+      body: () => buildOpenAIRequest(config, context),
+      apiKey: config.apiKey,
+      decoder: new OpenAIDecoder(),
+      signal: options?.signal,
+      fetch: config.fetch,
+      maxRetries: config.maxRetries,
+      maxRetryDelayMs: config.maxRetryDelayMs,
+    });
+}
+
+// ── 请求：我们的 Context → Chat Completions 的 messages ─────────────
+
+type OpenAIMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+interface OpenAIToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Record<string, unknown> {
+  const messages: OpenAIMessage[] = [];
+  if (context.systemPrompt) messages.push({ role: "system", content: context.systemPrompt });
+  for (const message of transformMessages(context.messages)) {
+    if (message.role === "user") {
+      messages.push({ role: "user", content: message.content });
+    } else if (message.role === "toolResult") {
+      messages.push({ role: "tool", tool_call_id: message.toolCallId, content: message.content });
+    } else {
+      let text = "";
+      const toolCalls: OpenAIToolCall[] = [];
+      for (const block of message.content) {
+        if (block.type === "text") text += block.text;
+        else {
+          toolCalls.push({
+            id: block.id,
+            type: "function",
+            // 协议要求参数是 JSON 字符串，而不是对象
+            function: { name: block.name, arguments: JSON.stringify(block.arguments) },
+          });
+        }
+      }
+      // 既没文字也没工具调用的助手消息，不少服务会直接拒收
+      if (text === "" && toolCalls.length === 0) continue;
+      messages.push({
+        role: "assistant",
+        content: text === "" ? null : text,
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      });
+    }
+  }
+  return {
+    model: config.model,
+    messages,
+    stream: true,
+    // 让最后一块带上 token 用量
+    stream_options: { include_usage: true },
+    ...(config.maxTokens ? { max_tokens: config.maxTokens } : {}),
+    ...(context.tools && context.tools.length > 0
+      ? {
+          tools: context.tools.map((tool) => ({
+            type: "function",
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+        }
+      : {}),
+  };
+}
+
+// ── 响应：一块块 chat.completion.chunk ────────────────────────────
+
+/** 我们用到的字段；全部可选，因为兼容服务器各有省略。 */
+interface OpenAIChunk {
+  error?: unknown;
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number };
+    /** DeepSeek 用自己的字段名报告缓存命中。 */
+    prompt_cache_hit_tokens?: number;
+  } | null;
+  choices?: Array<{
+    delta?: {
+      content?: string | null;
+      tool_calls?: Array<{
+        index?: number;
+        id?: string;
+        function?: { name?: string; arguments?: string };
+      }>;
+    };
+    finish_reason?: string | null;
+  }>;
+}
+
+class OpenAIDecoder implements WireDecoder {
+  private finishReason: string | undefined;
+  private sawDone = false;
+  private failure: string | undefined;
+  private lastKey = "#0";
+
+  onEvent(event: SseEvent, reply: ReplyBuilder): string | undefined {
+    if (this.sawDone || this.failure) return undefined; // 结束之后的内容一概不理
+    if (event.data === "[DONE]") {
+      this.sawDone = true;
+      return undefined;
+    }
+    let chunk: OpenAIChunk;
+    try {
+      chunk = JSON.parse(event.data) as OpenAIChunk;
+    } catch {
+      this.failure = `无法解析的流数据：${event.data.slice(0, 100)}`;
+      return undefined;
+    }
+    // 200 的流里也可能来一个错误（例如服务过载），这时不会再有 finish_reason
+    if (chunk.error !== undefined) {
+      this.failure = `流中错误：${errorDetail(chunk) ?? JSON.stringify(chunk.error)}`;
+      return undefined;
+    }
+    if (chunk.usage) reply.usage = toUsage(chunk.usage);
+    const choice = chunk.choices?.[0];
+    if (!choice) return undefined; // 只带用量的最后一块没有 choices
+    for (const part of choice.delta?.tool_calls ?? []) {
+      // 同一个调用的碎片靠 index 认领；id 与 name 通常只在第一片里出现。
+      // 个别兼容服务器不给 index：有 id 按 id 认领，都没有就算作上一个调用的续片
+      const key = typeof part.index === "number" ? `#${part.index}` : part.id ? `id:${part.id}` : this.lastKey;
+      this.lastKey = key;
+      const draft = reply.tool(key);
+      if (part.id && !draft.id) draft.id = part.id;
+      if (part.function?.name && !draft.name) draft.name = part.function.name;
+      if (part.function?.arguments) draft.json += part.function.arguments;
+    }
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    const text = choice.delta?.content;
+    if (!text) return undefined;
+    reply.text(text);
+    return text;
+  }
+
+  end(): { stopReason: StopReason; errorMessage?: string } {
+    if (this.failure) return { stopReason: "error", errorMessage: this.failure };
+    if (this.finishReason === undefined) {
+      // 收到了 [DONE] 说明服务器是正常收尾的，只是没报原因
+      if (this.sawDone) return { stopReason: "stop" };
+      return { stopReason: "error", errorMessage: "流在结束前中断（没有收到 finish_reason）" };
+    }
+    switch (this.finishReason) {
+      case "stop":
+        return { stopReason: "stop" };
+      case "tool_calls":
+      case "function_call":
+        return { stopReason: "toolUse" };
+      case "length":
+        return { stopReason: "length" };
+      default: // content_filter 以及不认识的原因
+        return { stopReason: "error", errorMessage: `模型异常结束：finish_reason=${this.finishReason}` };
+    }
+  }
+}
+
+function toUsage(raw: NonNullable<OpenAIChunk["usage"]>): Usage {
+  const cacheRead = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;
+  return {
+    // prompt_tokens 里包含命中缓存的部分；Pi 的 input 不含它
+    input: Math.max(0, (raw.prompt_tokens ?? 0) - cacheRead),
+    output: raw.completion_tokens ?? 0,
+    cacheRead,
+    cacheWrite: 0,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * 边收边拼一条助手回复。两个适配器共用它，所以无论在哪个环节结束，
+ * 交出去的消息都长一个样：文本与工具调用按到达顺序排列，失败时带着已经收到的部分。
+ */
+import type { AssistantMessage, StopReason, TextContent, ToolCall, Usage } from "../types.js";
+import { redactSecret } from "./http-error.js";
+
+/** 还在接收参数的工具调用：arguments 以 JSON 碎片的形式一段段到达。 */
+export interface ToolDraft {
+  type: "toolDraft";
+  id: string;
+  name: string;
+  json: string;
+}
+
+export class ReplyBuilder {
+  private readonly blocks: Array<TextContent | ToolDraft> = [];
+  private readonly drafts = new Map<string, ToolDraft>();
+  usage: Usage | undefined;
+
+  /** secret：最后产出的 errorMessage 里不许出现它。 */
+  constructor(private readonly secret: string) {}
+
+  text(delta: string): void {
+    if (delta === "") return;
+    const last = this.blocks.at(-1);
+    if (last?.type === "text") last.text += delta;
+    else this.blocks.push({ type: "text", text: delta });
+  }
+
+  /** 按协议给的键（OpenAI 的 index、Anthropic 的块序号）找到或新建一个工具调用。 */
+  tool(key: string): ToolDraft {
+    let draft = this.drafts.get(key);
+    if (!draft) {
+      draft = { type: "toolDraft", id: "", name: "", json: "" };
+      this.drafts.set(key, draft);
+      this.blocks.push(draft);
+    }
+    return draft;
+  }
+
+  findTool(key: string): ToolDraft | undefined {
+    return this.drafts.get(key);
+  }
+
+  /** 收尾：把草稿变成正式的 AssistantMessage。 */
+  finish(stopReason: StopReason, errorMessage?: string): AssistantMessage {
+    let reason = stopReason;
+    let error = errorMessage;
+    const settled = reason !== "error" && reason !== "aborted";
+    const content: Array<TextContent | ToolCall> = [];
+    for (const block of this.blocks) {
+      if (block.type === "text") {
+        content.push({ type: "text", text: block.text });
+        continue;
+      }
+      const args = parseArguments(block.json, settled);
+      if (typeof args === "object") {
+        content.push({ type: "toolCall", id: block.id, name: block.name, arguments: args });
+      } else if (settled) {
+        // 模型说自己说完了，参数却拼不成 JSON：这一轮没法执行，按错误处理
+        reason = "error";
+        error = `工具 ${block.name} 的参数不是合法的 JSON：${args}`;
+      }
+      // 出错或取消时，半截 JSON 当不了参数，只好丢掉这个调用
+    }
+    // 有的兼容服务器带着工具调用却报 finish_reason "stop"；不改的话这些调用永远不会执行
+    if (reason === "stop" && content.some((block) => block.type === "toolCall")) reason = "toolUse";
+    const message: AssistantMessage = { role: "assistant", content, stopReason: reason };
+    if (error !== undefined) message.errorMessage = redactSecret(error, this.secret);
+    if (this.usage) message.usage = { ...this.usage };
+    return message;
+  }
+}
+
+/** 返回解析好的参数对象，或一句失败原因。 */
+function parseArguments(json: string, settled: boolean): Record<string, unknown> | string {
+  // 没有参数的工具，模型常常一个字符都不发；但流被打断时，空串只说明参数还没来
+  if (json.trim() === "") return settled ? {} : "参数还没收完";
+  try {
+    const value: unknown = JSON.parse(json);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      return value as Record<string, unknown>;
+    }
+    return "参数必须是一个 JSON 对象";
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * 两个适配器共用的骨架：发请求、读 SSE、把任何失败都变成一条 done 消息。
+ * StreamFn 的契约「不 throw、不 reject」就守在这一个 try/catch 里。
+ * step09：发请求这一步换成 requestWithRetry——拿到 2xx 之前的失败先在这里悄悄重试。
+ */
+import { requestWithRetry } from "../retry/http-retry.js";
+import { readSse, type SseEvent } from "../sse.js";
+import type { StopReason, StreamEvent } from "../types.js";
+import { describeNetworkError, describeStreamCut } from "./http-error.js";
+import { ReplyBuilder } from "./reply.js";
+
+/** 协议相关的那一半：怎么理解每个事件、读完以后怎么定结局。 */
+export interface WireDecoder {
+  /** 处理一个事件，更新 reply；返回要立刻显示给用户的文本（没有就返回 undefined）。 */
+  onEvent(event: SseEvent, reply: ReplyBuilder): string | undefined;
+  /** 流正常读完之后：模型是怎么结束的。 */
+  end(): { stopReason: StopReason; errorMessage?: string };
+}
+
+export interface ProviderRequest {
+  url: string;
+  headers: Record<string, string>;
+  /** 延后到 try 里面再构造：连构造请求体出的错也不许逃出 StreamFn。 */
+  body: () => unknown;
+  apiKey: string;
+  decoder: WireDecoder;
+  signal?: AbortSignal | undefined;
+  fetch?: typeof fetch | undefined;
+  /** HTTP 层最多重试几次（默认 2）。 */
+  maxRetries?: number | undefined;
+  /** 服务器要求的等待超过它就放弃（毫秒，默认 60 000）。 */
+  maxRetryDelayMs?: number | undefined;
+}
+
+export async function* streamRequest(req: ProviderRequest): AsyncGenerator<StreamEvent> {
+  const { signal } = req;
+  const reply = new ReplyBuilder(req.apiKey);
+  let stage: "build" | "connect" | "read" = "build";
+  try {
+    const body = JSON.stringify(req.body());
+    stage = "connect";
+    const doFetch = req.fetch ?? fetch;
+    // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开；重试前的等待也会被它打断
+    const outcome = await requestWithRetry(
+      () =>
+        doFetch(req.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
+          body,
+          signal,
+        }),
+      { signal, maxRetries: req.maxRetries, maxRetryDelayMs: req.maxRetryDelayMs },
+    );
+    if (outcome.kind !== "response") {
+      // 取消不是错误，不带 errorMessage
+      yield { type: "done", message: outcome.kind === "aborted" ? reply.finish("aborted") : reply.finish("error", outcome.errorMessage) };
+      return;
+    }
+    // 从这里起不再重试：文字一旦交给调用方，就收不回来了
+    const response = outcome.response;
+    stage = "read";
+    if (!response.body) {
+      yield { type: "done", message: signal?.aborted ? reply.finish("aborted") : reply.finish("error", "响应没有正文") };
+      return;
+    }
+    for await (const event of readSse(response.body, signal)) {
+      const delta = req.decoder.onEvent(event, reply);
+      if (delta) yield { type: "text_delta", delta };
+    }
+    if (signal?.aborted) {
+      yield { type: "done", message: reply.finish("aborted") };
+      return;
+    }
+    const { stopReason, errorMessage } = req.decoder.end();
+    yield { type: "done", message: reply.finish(stopReason, errorMessage) };
+  } catch (error) {
+    // 取消与失败走同一个出口，区别只看 signal：取消不是错误，不带 errorMessage
+    if (signal?.aborted) {
+      yield { type: "done", message: reply.finish("aborted") };
+    } else {
+      const errorMessage =
+        stage === "read" ? describeStreamCut(error)
+        : stage === "connect" ? describeNetworkError(error)
+        : `构造请求失败：${error instanceof Error ? error.message : String(error)}`;
+      yield { type: "done", message: reply.finish("error", errorMessage) };
+    }
+  }
+}
+
+/** 拼接 baseUrl 与路径，容忍 baseUrl 末尾多写的斜杠。 */
+export function joinUrl(baseUrl: string, path: string): string {
+  return baseUrl.replace(/\/+$/, "") + path;
+}

@@ -1,0 +1,81 @@
+/**
+ * 渲染层：把循环产出的事件变成终端上的文字。
+ * 它只读事件、不改任何状态；换一个界面（网页、TUI）只需要换掉这个文件。
+ */
+
+import { describeRetryEvent, isRetryEvent } from "./render-retry.js";
+import type { AssistantMessage, HarnessEvent, ToolResultMessage } from "./types.js";
+
+/** 输出目标，默认是标准输出；测试时可以换成收集字符串的函数。 */
+export type Write = (text: string) => void;
+
+const stdoutWrite: Write = (text) => {
+  process.stdout.write(text);
+};
+
+/** 消费整条事件流，边收边显示。 */
+export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: Write = stdoutWrite): Promise<void> {
+  // 助手的文本是一段段流进来的：第一段前面打印「助手> 」，消息结束时再换行。
+  let lineOpen = false;
+  const closeLine = (): void => {
+    if (lineOpen) write("\n");
+    lineOpen = false;
+  };
+
+  for await (const event of events) {
+    // 重试层的事件（step09）：各占一行
+    if (isRetryEvent(event)) {
+      closeLine();
+      write(describeRetryEvent(event));
+      continue;
+    }
+    switch (event.type) {
+      case "turn_start":
+        write(`[第 ${event.turn} 轮]\n`);
+        break;
+      case "text_delta":
+        if (!lineOpen) write("助手> ");
+        lineOpen = true;
+        write(event.delta);
+        break;
+      case "message":
+        closeLine();
+        if (event.message.role === "assistant") write(describeAssistant(event.message));
+        else write(describeToolResult(event.message));
+        break;
+      case "tool_call":
+        // 工具调用已经随助手消息显示过了；这个事件是留给扩展观察的。
+        break;
+      case "turn_end":
+        write(`[第 ${event.turn} 轮结束]\n`);
+        break;
+      case "abort":
+        closeLine();
+        write("[已取消]\n");
+        break;
+      case "max_turns":
+        write(`[已达到最大轮数 ${event.maxTurns}，停止]\n`);
+        break;
+    }
+  }
+  closeLine();
+}
+
+/** 助手消息流完之后要补显示的：它发起的工具调用，以及失败原因。 */
+function describeAssistant(message: AssistantMessage): string {
+  let text = "";
+  for (const part of message.content) {
+    if (part.type === "toolCall") text += `[工具调用] ${part.name} ${JSON.stringify(part.arguments)}\n`;
+  }
+  if (message.stopReason === "error") text += `[错误] ${message.errorMessage ?? "未知错误"}\n`;
+  // step08：真实模型有输出上限（max_tokens），说到一半被截断时要让人知道这不是完整回答。
+  if (message.stopReason === "length") text += "[提示] 回复达到长度上限，被截断了\n";
+  return text;
+}
+
+/** 工具结果只显示第一行，多行内容注明总行数，免得刷屏。 */
+function describeToolResult(result: ToolResultMessage): string {
+  const lines = result.content.replace(/\n+$/, "").split("\n");
+  const shown = lines.length > 1 ? `${lines[0]} …（共 ${lines.length} 行）` : result.content;
+  return `[工具结果] ${result.toolName} → ${shown}${result.isError ? "（出错）" : ""}\n`;
+}

@@ -1,0 +1,149 @@
+/**
+ * 失败分诊：一条 stopReason 为 "error" 的助手消息，该重试、该压缩，还是该放弃？
+ *
+ * 只看 errorMessage 的文字（以及 usage）——错误已经被「带回来」编码成消息了，
+ * 这里手里没有异常对象、没有状态码，只有 Provider 与网络层写下的原文。
+ * 规则照 Pi（@earendil-works/pi-ai 的 isContextOverflow / isRetryableAssistantError），不同之处只有表三的最后一条：
+ *   1. 先认上下文溢出：它是确定性失败，重试一万次也还是溢出，要交给压缩；
+ *   2. 再排除额度/账单类：花钱才能解决，等多久都没用；
+ *   3. 最后才看是不是瞬时故障：过载、限流、5xx、网络抖动、流被掐断……
+ * 顺序不能反：有的限流文案里也有「too many tokens」，有的额度错误也是 429。
+ */
+import type { AssistantMessage } from "../types.js";
+
+// ── 表一：上下文溢出 ──────────────────────────────────────────────
+// 每一行后面的注释是哪家 Provider 会这样说（原文示例见 test/classify.test.ts）。
+
+export const OVERFLOW_PATTERNS: readonly RegExp[] = [
+  /prompt (?:is )?too long/i, // Anthropic「prompt is too long: 213462 tokens > 200000 maximum」；z.ai
+  /prompt exceeds max length/i, // z.ai 国内入口
+  /request_too_large/i, // Anthropic：请求体字节数超限（HTTP 413）
+  /input is too long for requested model/i, // Amazon Bedrock
+  /exceeds the context window/i, // OpenAI
+  /exceeds (?:the )?(?:model'?s )?maximum context length(?: of [\d,]+ tokens?|\s*\([\d,]+\))/i, // OpenAI 兼容代理（LiteLLM 等）
+  /context window exceeded/i, // LiteLLM 的预检查
+  /input token count.*exceeds the maximum/i, // Google Gemini
+  /maximum prompt length is \d+/i, // xAI Grok
+  /reduce the length of the messages/i, // Groq；也出现在 OpenAI/DeepSeek/vLLM 的老式文案末尾
+  /maximum context length is \d+ tokens/i, // OpenRouter、DeepSeek、vLLM、OpenAI 老式文案
+  /exceeds (?:the )?maximum allowed input length of [\d,]+ tokens?/i, // OpenRouter/Poolside
+  /input \(\d+ tokens\) is longer than the model'?s context length \(\d+ tokens\)/i, // Together AI
+  /exceeds the limit of \d+/i, // GitHub Copilot
+  /exceeds the available context size/i, // llama.cpp server
+  /greater than the context length/i, // LM Studio
+  /context window exceeds limit/i, // MiniMax
+  /exceeded model token limit/i, // Kimi For Coding
+  /too large for model with \d+ maximum context length/i, // Mistral
+  /prompt has [\d,]+ tokens?, but the configured context size is [\d,]+ tokens?/i, // DS4
+  /model_context_window_exceeded/i, // z.ai 把非标准的 finish_reason 写成了错误
+  /prompt too long; exceeded (?:max )?context length/i, // Ollama
+  /range of input length should be/i, // 通义千问 / DashScope
+  /context[_ ]length[_ ]exceeded/i, // 通用兜底（OpenAI 的错误码 context_length_exceeded）
+  /too many tokens/i, // 通用兜底
+  /token limit exceeded/i, // 通用兜底
+  /^HTTP 413：/, // 我们 step08 的格式：HTTP 413 就是请求太大，不管正文说什么
+];
+
+/**
+ * 表二：明明不是溢出、却可能撞上表一的文案（限流、服务暂不可用）。
+ * 例如 Bedrock 的限流：「Throttling error: Too many tokens, please wait before trying again.」
+ */
+export const NON_OVERFLOW_PATTERNS: readonly RegExp[] = [
+  /^(Throttling error|Service unavailable):/i, // Bedrock 的限流与服务不可用
+  /rate limit/i, // 各家的限流
+  /too many requests/i, // HTTP 429 的标准说法
+  /^HTTP 429：/, // 我们的格式：429 是限流，从来不是溢出
+];
+
+// ── 表三：不可重试（额度、账单、套餐上限）─────────────────────────
+
+export const NON_RETRYABLE_PATTERNS: readonly RegExp[] = [
+  /insufficient_quota/i, // OpenAI：额度用完（也是 HTTP 429，但等多久都没用）
+  /quota exceeded/i,
+  /out of budget/i,
+  /billing/i,
+  /Monthly usage limit reached/i, // 订阅套餐的月度上限
+  /available balance/i, // 要求用户动用账户余额
+  /"code"\s*:\s*"?1308(?![0-9])/i, // 智谱 GLM 1308：套餐用量到顶，几小时后才恢复
+  // HTTP 层已经判定：服务器要求的等待超过了上限。Pi 在这里让 turn 层 2 秒后接着试；
+  // 我们不：服务器说了要等 120 秒，2 秒后再问只会再被拒一次，还多耗一次配额。
+  /服务器要求等待 .*超过上限/,
+];
+
+// ── 表四：瞬时故障，值得再试 ──────────────────────────────────────
+
+export const RETRYABLE_PATTERNS: readonly RegExp[] = [
+  // 服务端负载与 HTTP 状态
+  /overloaded/i,
+  /server_busy|servers are currently busy/i,
+  /currently experiencing high demand|model is at capacity/i,
+  /rate.?limit/i,
+  /too many requests/i,
+  /(?<![a-z0-9])(?:429|500|502|503|504|520|524)(?![a-z0-9])/i, // 状态码不能是更长数字的一部分（如请求 id）
+  /service.?(?:is.?)?(?:temporarily.?)?unavailable/i,
+  /server.?error|internal.?error/i,
+  /provider.?returned.?(?:an.?)?error/i, // OpenRouter 等网关转述上游的失败
+  /upstream.?(?:connect|request.?failed)/i,
+  // 网络与代理
+  /network.?error|connection.?(?:error|refused|lost|closed)/i,
+  /other side closed|connection reset by peer|reset before headers/i,
+  /fetch failed/i,
+  /getaddrinfo|ENOTFOUND|EAI_AGAIN/i,
+  /(?<![a-z0-9_])(?:ECONNRESET|ECONNABORTED|ECONNREFUSED|ETIMEDOUT|EPIPE)(?![a-z0-9_])/i,
+  /socket hang up|socket connection was closed/i,
+  /timed? out|timeout/i,
+  /terminated/i, // Node 的 fetch 在连接中途断开时只说一句 terminated
+  // 流提前结束
+  /ended without/i,
+  /stream ended before (?:message_stop|a terminal response event)/i,
+  /stream disconnected before completion|stream was interrupted/i,
+  // 服务器明说「再试一次」
+  /you can retry your request|try your request again|please retry your request/i,
+  // 我们自己（step08 的 Provider 层与 step09 的护栏）写下的中文错误
+  /网络错误：/,
+  /流在结束前中断/,
+  /模型调用超时/,
+];
+
+const matchesAny = (patterns: readonly RegExp[], text: string): boolean => patterns.some((p) => p.test(text));
+
+/**
+ * 这条消息是不是上下文溢出。三种情形：
+ *   1. 报错了，错误文字命中表一，且不命中表二；
+ *   2. 给了 contextWindow：回复「成功」了，但输入 token（含缓存命中）已经超过窗口——
+ *      有的服务不报错，默默收下超长输入（静默溢出）；
+ *   3. 给了 contextWindow：因 length 停下、一个字都没输出、输入占满了 99% 的窗口——
+ *      有的服务先把输入截到窗口大小，于是没地方写回答了。
+ */
+export function isContextOverflow(message: AssistantMessage, contextWindow?: number): boolean {
+  const error = message.errorMessage;
+  if (message.stopReason === "error" && error) {
+    if (!matchesAny(NON_OVERFLOW_PATTERNS, error) && matchesAny(OVERFLOW_PATTERNS, error)) return true;
+  }
+  const usage = message.usage;
+  if (!contextWindow || !usage) return false;
+  const input = usage.input + usage.cacheRead;
+  if (message.stopReason === "stop" && input > contextWindow) return true;
+  if (message.stopReason === "length" && usage.output === 0 && input >= contextWindow * 0.99) return true;
+  return false;
+}
+
+/**
+ * 这条失败消息像不像瞬时故障。只管分类，不管预算与等待；
+ * 调用方要先用 isContextOverflow 把溢出挑出去（溢出交给压缩，不走重试）。
+ */
+export function isRetryableAssistantError(message: AssistantMessage): boolean {
+  if (message.stopReason !== "error" || !message.errorMessage) return false;
+  if (matchesAny(NON_RETRYABLE_PATTERNS, message.errorMessage)) return false;
+  return matchesAny(RETRYABLE_PATTERNS, message.errorMessage);
+}
+
+export type ErrorClass = "ok" | "aborted" | "overflow" | "retryable" | "fatal";
+
+/** 一步给出结论，按分诊的顺序：取消 → 溢出 → 成功 → 可重试 → 致命。演示与文档用它。 */
+export function classifyAssistantError(message: AssistantMessage, contextWindow?: number): ErrorClass {
+  if (message.stopReason === "aborted") return "aborted";
+  if (isContextOverflow(message, contextWindow)) return "overflow";
+  if (message.stopReason !== "error") return "ok";
+  return isRetryableAssistantError(message) ? "retryable" : "fatal";
+}

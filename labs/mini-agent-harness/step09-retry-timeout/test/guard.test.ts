@@ -1,0 +1,303 @@
+import { getEventListeners } from "node:events";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { runAgentLoop } from "../src/agent-loop.js";
+import { guardCall, withModelTimeout } from "../src/guard.js";
+import { startProviderServer, type ProviderServer } from "../src/provider-server.js";
+import { createOpenAIStream } from "../src/providers/openai-completions.js";
+import { classifyAssistantError } from "../src/retry/classify.js";
+import { runWithRetry } from "../src/retry/turn-retry.js";
+import { createBuiltinTools } from "../src/tools/index.js";
+import { readFileTool } from "../src/tools/read-file.js";
+import { ToolRegistry, type ToolDefinition } from "../src/tools/types.js";
+import type { AssistantMessage, HarnessEvent, StreamFn, ToolCall } from "../src/types.js";
+import { collect, KEY } from "./helpers/providers.js";
+
+// ── guardCall ─────────────────────────────────────────────────
+
+describe("guardCall：每次调用自己的信号", () => {
+  it("上层取消 → 它跟着取消，但不算超时", () => {
+    const parent = new AbortController();
+    const guard = guardCall(parent.signal, 60_000);
+    parent.abort();
+    expect(guard.signal.aborted).toBe(true);
+    expect(guard.timedOut()).toBe(false);
+    guard.dispose();
+  });
+
+  it("到点 → 只取消它自己，上层不受影响", async () => {
+    const parent = new AbortController();
+    const guard = guardCall(parent.signal, 10);
+    await guard.expired;
+    expect(guard.signal.aborted).toBe(true);
+    expect(guard.timedOut()).toBe(true);
+    expect(parent.signal.aborted).toBe(false);
+    guard.dispose();
+  });
+
+  it("dispose 之后上层信号上不留监听", () => {
+    const parent = new AbortController();
+    for (let i = 0; i < 100; i++) guardCall(parent.signal, 60_000).dispose();
+    expect(getEventListeners(parent.signal, "abort")).toHaveLength(0);
+  });
+});
+
+// ── 模型超时 ───────────────────────────────────────────────────
+
+const servers: ProviderServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function serve(script: Parameters<typeof startProviderServer>[0]) {
+  const server = await startProviderServer(script);
+  servers.push(server);
+  return { server, stream: createOpenAIStream({ baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "m", maxRetries: 0 }) };
+}
+
+describe("withModelTimeout", () => {
+  it("服务器发完响应头就不出声：到点以「模型调用超时」收尾（可重试）；服务器看到客户端断开", async () => {
+    const { server, stream } = await serve([{ hang: true }]);
+    // 时限要留足请求到达服务器的时间（CPU 很忙时也一样），否则断开的是一个服务器还没见过的连接
+    const { message } = await collect(withModelTimeout(stream, 400));
+    expect(message).toEqual({ role: "assistant", content: [], stopReason: "error", errorMessage: "模型调用超时（400ms）" });
+    expect(classifyAssistantError(message)).toBe("retryable");
+    await vi.waitFor(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/chat/completions", closedByClient: true }]));
+  });
+
+  it("连响应头都不发：同样超时，连接同样被真的断开", async () => {
+    const { server, stream } = await serve([{ hang: true, sendHeaders: false }]);
+    expect((await collect(withModelTimeout(stream, 400))).message.errorMessage).toBe("模型调用超时（400ms）");
+    await vi.waitFor(() => expect(server.disconnects).toMatchObject([{ closedByClient: true }]));
+  });
+
+  it("说了一半就卡住：已经流出的文字留在消息里", async () => {
+    const { server, stream } = await serve([{ text: "一二三四五六", hangAfterChunks: 4 }]);
+    const { deltas, message } = await collect(withModelTimeout(stream, 1_000)); // 留足时间让前 4 块先到
+    expect(deltas).toEqual(["一二", "三四"]);
+    expect(message).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "一二三四" }],
+      stopReason: "error",
+      errorMessage: "模型调用超时（1000ms）",
+    });
+    await vi.waitFor(() => expect(server.disconnects).toMatchObject([{ closedByClient: true }]));
+  });
+
+  it("及时说完：消息原样通过（带用量），定时器也清掉了", async () => {
+    const { stream } = await serve([{ text: "很快" }]);
+    const { message } = await collect(withModelTimeout(stream, 5_000));
+    expect(message).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "很快" }],
+      stopReason: "stop",
+      usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0 },
+    });
+  });
+
+  it("Ctrl+C 先到：结局是 aborted，不是超时", async () => {
+    const { stream } = await serve([{ hang: true }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const { message } = await collect(withModelTimeout(stream, 60_000), undefined, { signal: controller.signal });
+    expect(message).toEqual({ role: "assistant", content: [], stopReason: "aborted" });
+  });
+
+  it("底层 StreamFn 不理会信号：也不陪它等，到点就交出超时", async () => {
+    const deaf: StreamFn = async function* () {
+      yield { type: "text_delta", delta: "开头" };
+      await new Promise((resolve) => setTimeout(resolve, 3_000)); // 故意不看 signal
+      yield { type: "done", message: { role: "assistant", content: [{ type: "text", text: "开头……" }], stopReason: "stop" } };
+    };
+    const started = Date.now();
+    const { message } = await collect(withModelTimeout(deaf, 30));
+    expect(Date.now() - started).toBeLessThan(2_500); // 宽松上限：没有等满 3 秒
+    expect(message).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "开头" }],
+      stopReason: "error",
+      errorMessage: "模型调用超时（30ms）",
+    });
+  });
+
+  it("ms 为 0：不限时，原样返回", () => {
+    const stream: StreamFn = async function* () {};
+    expect(withModelTimeout(stream, 0)).toBe(stream);
+  });
+
+  it("每次调用各有各的计时：第一次超时不影响第二次", async () => {
+    const { server, stream } = await serve([{ hang: true }, { text: "第二次好了" }]);
+    const guarded = withModelTimeout(stream, 500);
+    expect((await collect(guarded)).message.stopReason).toBe("error");
+    expect((await collect(guarded)).message.stopReason).toBe("stop");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("配合 turn 层：超时 → 重试 → 成功", async () => {
+    const { server, stream } = await serve([{ hang: true }, { text: "这次及时" }]);
+    const events: HarnessEvent[] = [];
+    for await (const event of runWithRetry({
+      streamFn: withModelTimeout(stream, 500),
+      context: { messages: [{ role: "user", content: "你好" }] },
+      tools: createBuiltinTools(),
+      toolContext: { cwd: process.cwd() },
+      baseDelayMs: 5,
+    })) {
+      events.push(event);
+    }
+    expect(events.filter((e) => e.type.startsWith("auto_retry"))).toEqual([
+      { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 5, errorMessage: "模型调用超时（500ms）" },
+      { type: "auto_retry_end", success: true, attempt: 1 },
+    ]);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+// ── 工具超时 ───────────────────────────────────────────────────
+
+/** 只在测试里用的工具：睡 ms 毫秒；signal 一到就停下并记下原因。 */
+function sleepTool(log: string[]): ToolDefinition {
+  return {
+    name: "sleep_tool",
+    description: "睡一会儿（测试用）",
+    parameters: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] },
+    execute(args, context) {
+      const ms = Number(args.ms);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          log.push("睡醒了");
+          resolve({ content: `睡了 ${ms}ms` });
+        }, ms);
+        context.signal?.addEventListener(
+          "abort",
+          () => {
+            clearTimeout(timer);
+            log.push("收到取消，停下");
+            reject(new Error("被叫醒"));
+          },
+          { once: true },
+        );
+      });
+    },
+  };
+}
+
+/** 不理会信号的工具：到点也不停。 */
+const deafTool: ToolDefinition = {
+  name: "deaf_tool",
+  description: "不理会信号（测试用）",
+  parameters: { type: "object", properties: {} },
+  execute: () => new Promise((resolve) => setTimeout(() => resolve({ content: "终于好了" }), 3_000).unref()),
+};
+
+const call = (name: string, args: Record<string, unknown> = {}, id = "t1"): ToolCall => ({ type: "toolCall", id, name, arguments: args });
+
+describe("ToolRegistry.execute：每次工具调用的时限", () => {
+  it("挂住的工具：它的信号被取消（真的停下），结果是超时错误", async () => {
+    const log: string[] = [];
+    const tools = new ToolRegistry();
+    tools.register(sleepTool(log));
+    const result = await tools.execute(call("sleep_tool", { ms: 60_000 }), { cwd: ".", timeoutMs: 30 });
+    expect(result).toEqual({ role: "toolResult", toolCallId: "t1", toolName: "sleep_tool", content: "工具 sleep_tool 执行超时（30ms）", isError: true });
+    expect(log).toEqual(["收到取消，停下"]);
+  });
+
+  it("及时完成：结果照旧", async () => {
+    const log: string[] = [];
+    const tools = new ToolRegistry();
+    tools.register(sleepTool(log));
+    const result = await tools.execute(call("sleep_tool", { ms: 5 }), { cwd: ".", timeoutMs: 5_000 });
+    expect(result.content).toBe("睡了 5ms");
+    expect(log).toEqual(["睡醒了"]);
+  });
+
+  it("不理会信号的工具：照样不等它，到点交出超时结果", async () => {
+    const tools = new ToolRegistry();
+    tools.register(deafTool);
+    const started = Date.now();
+    const result = await tools.execute(call("deaf_tool"), { cwd: ".", timeoutMs: 30 });
+    expect(Date.now() - started).toBeLessThan(2_500); // 宽松上限：没等满 3 秒
+    expect(result.content).toBe("工具 deaf_tool 执行超时（30ms）");
+  });
+
+  it("Ctrl+C 也会传到工具的信号：理会它的工具停下，结果是「被取消」", async () => {
+    const log: string[] = [];
+    const tools = new ToolRegistry();
+    tools.register(sleepTool(log));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 10);
+    const result = await tools.execute(call("sleep_tool", { ms: 60_000 }), { cwd: ".", signal: controller.signal });
+    expect(result).toMatchObject({ content: "工具 sleep_tool 被取消", isError: true });
+    expect(log).toEqual(["收到取消，停下"]);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("不理会信号的工具遇上 Ctrl+C：也不等它，立刻交出「被取消」", async () => {
+    const tools = new ToolRegistry();
+    tools.register(deafTool);
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 10);
+    const result = await tools.execute(call("deaf_tool"), { cwd: ".", signal: controller.signal, timeoutMs: 60_000 });
+    expect(Date.now() - started).toBeLessThan(2_500); // 宽松上限：没等满 3 秒
+    expect(result).toMatchObject({ content: "工具 deaf_tool 被取消", isError: true });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("不给时限：不计时（step07 的行为不变）", async () => {
+    const tools = createBuiltinTools();
+    expect((await tools.execute(call("calc", { expression: "17*38" }), { cwd: "." })).content).toBe("646");
+  });
+
+  it("read_file 把信号交给 readFile：已经取消的读取不会读出内容", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "step09-"));
+    fs.writeFileSync(path.join(dir, "a.txt"), "内容");
+    const tools = createBuiltinTools();
+    expect((await tools.execute(call("read_file", { path: "a.txt" }), { cwd: dir, timeoutMs: 5_000 })).content).toBe("内容");
+    const controller = new AbortController();
+    controller.abort();
+    // 工具自己：读取被取消，不读出内容
+    expect(await readFileTool.execute({ path: "a.txt" }, { cwd: dir, signal: controller.signal })).toEqual({
+      content: "读取被取消：a.txt",
+      isError: true,
+    });
+    // 经过注册表：不等工具收尾，直接交出「被取消」
+    const result = await tools.execute(call("read_file", { path: "a.txt" }), { cwd: dir, signal: controller.signal });
+    expect(result).toMatchObject({ content: "工具 read_file 被取消", isError: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("工具超时在 Agent 循环里：超时结果交给模型，循环接着跑", () => {
+  it("第 1 轮工具超时 → 第 2 轮模型看到超时结果并回答", async () => {
+    const log: string[] = [];
+    const tools = createBuiltinTools();
+    tools.register(sleepTool(log));
+    const replies: AssistantMessage[] = [
+      { role: "assistant", content: [call("sleep_tool", { ms: 60_000 })], stopReason: "toolUse" },
+      { role: "assistant", content: [{ type: "text", text: "工具超时了，换个办法。" }], stopReason: "stop" },
+    ];
+    let calls = 0;
+    const streamFn: StreamFn = async function* () {
+      const reply = replies[calls++];
+      if (reply) yield { type: "done", message: reply };
+    };
+    const context = { messages: [{ role: "user" as const, content: "睡一分钟" }] };
+    const events: HarnessEvent[] = [];
+    for await (const event of runAgentLoop({ streamFn, context, tools, toolContext: { cwd: ".", timeoutMs: 30 } })) events.push(event);
+    expect(events.map((e) => e.type)).toEqual([
+      "turn_start", "message", "tool_call", "message", "turn_end",
+      "turn_start", "message", "turn_end",
+    ]);
+    expect(context.messages[2]).toEqual({
+      role: "toolResult",
+      toolCallId: "t1",
+      toolName: "sleep_tool",
+      content: "工具 sleep_tool 执行超时（30ms）",
+      isError: true,
+    });
+    expect(log).toEqual(["收到取消，停下"]);
+  });
+});

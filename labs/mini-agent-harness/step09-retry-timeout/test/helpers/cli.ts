@@ -1,0 +1,87 @@
+/**
+ * 测试辅助：在一个临时目录里运行真实的 CLI 进程。
+ *
+ * 为什么要复制到临时目录：CLI 把会话写进「项目根目录/.sessions」，
+ * 每个测试用自己的一份副本，互不干扰，也不会在仓库里留下文件。
+ */
+
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** 本步骤的根目录。 */
+export const stepRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** tsx 的命令行入口：用当前 node 直接运行它，不经过 shell，Windows 上也一样。 */
+export const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
+
+/**
+ * tsx 的加载器（包的主入口）。测试里用 node --import 挂上它直接运行 .ts：
+ * 比经过 tsx 命令行少起一个进程，测试快得多；行为上没有区别。
+ */
+export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+/** 复制 src/ 与 extensions/ 到一个新的临时目录，返回它的路径。 */
+export function makeSandbox(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-test-"));
+  for (const name of ["src", "extensions", "package.json"]) {
+    const from = path.join(stepRoot, name);
+    if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true });
+  }
+  return dir;
+}
+
+export function removeSandbox(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+}
+
+/**
+ * 子进程的环境变量：去掉开发者机器上可能设置的模型配置（HARNESS_*、*_API_KEY），
+ * 否则「没配密钥」的测试会真的连上 OpenAI。extra 里再按需加回来。
+ */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("HARNESS_") || name === "OPENAI_API_KEY" || name === "ANTHROPIC_API_KEY") delete env[name];
+  }
+  return { ...env, ...extra };
+}
+
+/** 运行 src/main.ts：把 input 整个写进标准输入后关闭（相当于最后按了 Ctrl+D）。 */
+export function runCli(cwd: string, args: string[], input: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 20_000): Promise<CliResult> {
+  return runScript(cwd, "src/main.ts", args, input, env, timeoutMs);
+}
+
+/** 运行 cwd 下的一个 .ts 脚本，收集输出。超时则杀掉进程并让测试失败。 */
+export function runScript(cwd: string, script: string, args: string[], input: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 20_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", tsxLoader, script, ...args], {
+      cwd,
+      env: cleanEnv(env),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`进程超过 ${timeoutMs}ms 没有结束。\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+    child.stdin.end(input);
+  });
+}

@@ -1,0 +1,274 @@
+// 对照测试：实验 step09 的错误分类器与 pi-ai 1.6.0 的同名导出函数，对同一批消息（compare/messages.ts）各判一次。
+//
+//   实验：labs/mini-agent-harness/step09-retry-timeout/src/retry/classify.ts 的
+//         isContextOverflow(message, contextWindow?) 与 isRetryableAssistantError(message)，按文件路径导入；
+//   Pi：  从包根 `@earendil-works/pi-ai` 导入的同名函数（R11「比较测试可以调用的导出函数」一节）。
+//
+// 两边结论不同的每一条都必须写进下面的 EXPECTED_DIFFERENCES，并说明为什么；
+// 出现表里没有的分歧、或者表里的某条已经不再分歧（或分歧挪到了另一个函数上），测试都会失败。
+//
+// step09 的 classify.ts 还不存在时整组跳过，并打印原因。
+// 只为本地核对：环境变量 LAB_CLASSIFY_PATH 可以指向另一份 classify.ts（例如合入前的草稿），默认永远是 step09 的路径。
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  isContextOverflow as piIsContextOverflow,
+  isRetryableAssistantError as piIsRetryableAssistantError,
+  type AssistantMessage as PiAssistantMessage,
+} from "@earendil-works/pi-ai";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FIXTURES, type Fixture, type Group, type LabAssistantMessage } from "../compare/messages.ts";
+import { RESEARCH_DIR } from "../scripts/lib/pi-packages.ts";
+
+const REPO_ROOT = path.resolve(RESEARCH_DIR, "..");
+const STEP09_CLASSIFY = path.join(REPO_ROOT, "labs", "mini-agent-harness", "step09-retry-timeout", "src", "retry", "classify.ts");
+const OVERRIDE = process.env.LAB_CLASSIFY_PATH?.trim();
+const LAB_CLASSIFY = OVERRIDE ? path.resolve(OVERRIDE) : STEP09_CLASSIFY;
+const LAB_EXISTS = existsSync(LAB_CLASSIFY);
+
+type Fn = "isContextOverflow" | "isRetryableAssistantError";
+const FNS: readonly Fn[] = ["isContextOverflow", "isRetryableAssistantError"];
+
+interface ExpectedDifference {
+  /** 在哪个（哪些）函数上分歧；分歧挪到别的函数上也算「变了」，测试会失败。 */
+  fn: Fn[];
+  why: string;
+}
+
+// ── 预期的分歧 ────────────────────────────────────────────────────────
+// 消息 id → 分歧所在的函数与原因。原因分四类：
+//   A. 错误文字的格式不同：实验的 step08 把 HTTP 失败写成「HTTP <状态码>：…」，Pi 的适配器写成「<状态码> …」
+//      或「<provider> API error (<状态码>): …」，两边只认得自己那种前缀；
+//   B. Pi 知道「这条消息来自哪个 Provider」，实验的消息没有 provider 字段；
+//   C. Pi 有针对具体产品、网关、传输层的模式，实验的 step09 为了短小有意没有收；
+//   D. 实验还认自己写下的中文错误，Pi 不认识这些文字；
+//   E. 实验有意与 Pi 不同的设计（step09 的 classify.ts 在注释里写明了理由）。
+const EXPECTED_DIFFERENCES: Record<string, ExpectedDifference> = {
+  // A. 413 的前缀
+  "ovf-copilot-413": {
+    fn: ["isContextOverflow"],
+    why: "A：Pi 把开头是「<provider> API error (413):」或「413 」的报错一律算溢出（它自己的 formatProviderError 格式）；实验只认 step08 的「HTTP 413：」前缀，这句正文里又没有任何溢出字样",
+  },
+  "ovf-lab-413": {
+    fn: ["isContextOverflow"],
+    why: "A：反过来，实验把「HTTP 413：」开头的一律算溢出；Pi 的 413 规则只匹配以「413」或「… API error (413):」开头的文字，正文「Request Entity Too Large」也不命中它的其他模式",
+  },
+  // A. 429 的前缀
+  "rl-bedrock-throttling-lab": {
+    fn: ["isContextOverflow"],
+    why: "A：实验的排除表多一条「HTTP 429：」（429 是限流，从来不是溢出）；Pi 的排除表靠 Bedrock 适配器加的「Throttling error:」前缀，同一句限流文案换成实验的格式就会撞上通用兜底 /too many tokens/，被 Pi 判成溢出。两边都判可重试",
+  },
+  // B. provider 字段
+  "ovf-cerebras": {
+    fn: ["isContextOverflow"],
+    why: "B：「400 status code (no body)」只有在 message.provider 为 cerebras 时 Pi 才算溢出；实验的 AssistantMessage 没有 provider 字段，也不接 Cerebras",
+  },
+  // C. Pi 的产品专用模式：额度类（Pi 判不可重试；实验没收这几个名字，又因为文字里有 429 而判可重试）
+  "q-opencode-go": {
+    fn: ["isRetryableAssistantError"],
+    why: "C：GoUsageLimitError 是 OpenCode Go 的套餐上限，Pi 列在不可重试表里；实验的额度表没有这个产品名，文字里的 429 让它落进可重试表",
+  },
+  "q-chatgpt-sharing": {
+    fn: ["isRetryableAssistantError"],
+    why: "C：subscription_sharing_usage_limit_exceeded 是「用 ChatGPT 登录」的共享额度上限，Pi 列在不可重试表里；实验不接这个登录方式，没收这个错误码，文字里的 429 让它落进可重试表",
+  },
+  // C. Pi 的产品专用模式：瞬时故障类（Pi 判可重试；实验不认识，按确定性失败处理）
+  "t-cut-short": {
+    fn: ["isRetryableAssistantError"],
+    why: "C：Magpie 网关转述上游 Anthropic 流中断的专用文案，Pi 收了（#11879）；实验没有这个网关",
+  },
+  "t-http2-cancel": {
+    fn: ["isRetryableAssistantError"],
+    why: "C：Node 的 ERR_HTTP2_STREAM_CANCEL（Bedrock SDK 的 HTTP/2 会话过期），Pi 收了（#10379）；实验用 fetch 走 HTTP/1.1，碰不到这种错误",
+  },
+  "t-google-adc": {
+    fn: ["isRetryableAssistantError"],
+    why: "C：node-fetch 的「request to … failed, reason:」（google-vertex 刷新 ADC 令牌时），Pi 收了（#10996）；实验只用 Node 自带的 fetch，它的网络失败由 step08 写成「网络错误：…」",
+  },
+  // D. 实验自己的中文错误
+  "zh-net-tls": {
+    fn: ["isRetryableAssistantError"],
+    why: "D：实验把 step08 写下的每一条「网络错误：…」都当作可重试（连不上就再试），包括这种 TLS 证书错误；Pi 只认具体的传输层字样（ECONNRESET、fetch failed、timeout……），这句里一个都没有",
+  },
+  "zh-stream-no-finish": {
+    fn: ["isRetryableAssistantError"],
+    why: "D：step08 的 OpenAI 适配器在流结束却没收到 finish_reason 时写「流在结束前中断（…）」，实验认这几个字；Pi 不认识中文，括号里也没有它的英文关键词",
+  },
+  "zh-stream-no-stop": {
+    fn: ["isRetryableAssistantError"],
+    why: "D：同上，step08 的 Anthropic 适配器没收到 stop_reason 时的写法",
+  },
+  "zh-model-timeout": {
+    fn: ["isRetryableAssistantError"],
+    why: "D：step09 护栏的「模型调用超时（<ms>ms）」，实验认；Pi 的 /timeout/ 是英文，匹配不到中文的「超时」",
+  },
+  // E. 有意的设计差异
+  "zh-server-wait": {
+    fn: ["isRetryableAssistantError"],
+    why: "E：HTTP 层已判定「服务器要求的等待超过上限」时，step09 把它列进不可重试表（服务器要等 120 秒，回合层 2 秒后再问只会再被拒）；Pi 让这类失败走外层重试（它自己的文案 retry delay 在可重试表里，#1123），这句中文它不认识，但后半句原文里的 429 让它判可重试",
+  },
+};
+
+// ── 把实验的消息换成 Pi 的形状 ─────────────────────────────────────────
+// Pi 1.6.0 的 AssistantMessage（src/types.ts 第 593 行起）必带 api、provider、model、usage、timestamp，
+// usage 还必带 totalTokens 与 cost；两个分类函数只读 stopReason、errorMessage、usage 和 provider。
+// 实验的 FakeModel 不填 usage：换成全 0，全 0 的 usage 永远不会触发静默溢出，与实验「没有 usage 就不判」等价
+// （对照表里的 s-no-usage 就是核对这一点的）。provider 缺省写成实验自己的名字，只有 Cerebras 那条另给。
+const PI_API = "openai-completions";
+const PI_DEFAULT_PROVIDER = "mini-agent-harness";
+
+function toPiMessage(message: LabAssistantMessage, provider: string = PI_DEFAULT_PROVIDER): PiAssistantMessage {
+  const usage = message.usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  return {
+    role: "assistant",
+    // 实验的文本与工具调用块和 Pi 的同名块字段一致；工具参数在 Pi 里是 JsonObject，这里只是类型上收窄
+    content: message.content.map((block) =>
+      block.type === "text" ? { ...block } : { ...block, arguments: block.arguments as PiToolArguments },
+    ),
+    api: PI_API,
+    provider,
+    model: "classifier-comparison",
+    usage: {
+      ...usage,
+      totalTokens: usage.input + usage.output + usage.cacheRead + usage.cacheWrite,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
+    stopReason: message.stopReason,
+    ...(message.errorMessage === undefined ? {} : { errorMessage: message.errorMessage }),
+    timestamp: 0,
+  };
+}
+type PiToolArguments = Extract<PiAssistantMessage["content"][number], { type: "toolCall" }>["arguments"];
+
+// ── 两边各判一次 ──────────────────────────────────────────────────────
+
+interface LabClassifier {
+  isContextOverflow(message: LabAssistantMessage, contextWindow?: number): boolean;
+  isRetryableAssistantError(message: LabAssistantMessage): boolean;
+}
+
+interface Verdicts {
+  isContextOverflow: boolean;
+  isRetryableAssistantError: boolean;
+}
+
+interface Row {
+  fixture: Fixture;
+  lab: Verdicts;
+  pi: Verdicts;
+  /** 两边结论不同的函数。 */
+  differs: Fn[];
+}
+
+async function loadLabClassifier(file: string): Promise<LabClassifier> {
+  const mod = (await import(pathToFileURL(file).href)) as Partial<LabClassifier>;
+  for (const fn of FNS) {
+    if (typeof mod[fn] !== "function") throw new Error(`${file} 没有导出函数 ${fn}`);
+  }
+  return mod as LabClassifier;
+}
+
+function judge(lab: LabClassifier, fixture: Fixture): Row {
+  const piMessage = toPiMessage(fixture.message, fixture.piProvider);
+  const labVerdicts: Verdicts = {
+    isContextOverflow: lab.isContextOverflow(fixture.message, fixture.contextWindow),
+    isRetryableAssistantError: lab.isRetryableAssistantError(fixture.message),
+  };
+  const piVerdicts: Verdicts = {
+    isContextOverflow: piIsContextOverflow(piMessage, fixture.contextWindow),
+    isRetryableAssistantError: piIsRetryableAssistantError(piMessage),
+  };
+  return { fixture, lab: labVerdicts, pi: piVerdicts, differs: FNS.filter((fn) => labVerdicts[fn] !== piVerdicts[fn]) };
+}
+
+const GROUP_ORDER: readonly Group[] = ["overflow", "rate-limit", "quota", "transient", "silent", "lab-zh", "fatal"];
+const yn = (value: boolean) => (value ? "是" : "否");
+/** 按终端显示宽度补空格：中日韩字符占两格。 */
+const width = (text: string) => [...text].reduce((n, ch) => n + (ch.codePointAt(0)! >= 0x2e80 ? 2 : 1), 0);
+const padEnd = (text: string, cols: number) => text + " ".repeat(Math.max(0, cols - width(text)));
+const padStart = (text: string | number, cols: number) => " ".repeat(Math.max(0, cols - width(String(text)))) + String(text);
+
+function summary(rows: readonly Row[], source: string): string {
+  const lines = [`分类器对照（实验：${source}；Pi：@earendil-works/pi-ai 1.6.0）`, ""];
+  const line = (label: string, total: number, differ: number) =>
+    `${padEnd(label, 12)}${padStart(total, 6)}${padStart(total - differ, 6)}${padStart(differ, 6)}`;
+  lines.push(`${padEnd("分组", 12)}${padStart("条数", 6)}${padStart("一致", 6)}${padStart("分歧", 6)}`);
+  for (const group of GROUP_ORDER) {
+    const inGroup = rows.filter((r) => r.fixture.group === group);
+    lines.push(line(group, inGroup.length, inGroup.filter((r) => r.differs.length > 0).length));
+  }
+  const differ = rows.filter((r) => r.differs.length > 0);
+  lines.push(line("合计", rows.length, differ.length));
+  if (differ.length > 0) lines.push("", "分歧（溢出 / 可重试，实验 vs Pi）：");
+  for (const row of differ) {
+    const cells = row.differs.map((fn) => `${fn === "isContextOverflow" ? "溢出" : "可重试"} ${yn(row.lab[fn])}/${yn(row.pi[fn])}`);
+    const why = EXPECTED_DIFFERENCES[row.fixture.id]?.why ?? "（EXPECTED_DIFFERENCES 里没有这条）";
+    lines.push(`  ${padEnd(row.fixture.id, 27)} ${padEnd(cells.join("，"), 12)} ${why}`);
+  }
+  return lines.join("\n");
+}
+
+// ── 对照表本身：不依赖 step09，随时都能查 ────────────────────────────
+
+describe("分类器对照表（compare/messages.ts）", () => {
+  it("id 唯一、数量够、每一组都有消息", () => {
+    const ids = FIXTURES.map((f) => f.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(FIXTURES.length).toBeGreaterThanOrEqual(60);
+    for (const group of GROUP_ORDER) expect(FIXTURES.some((f) => f.group === group), group).toBe(true);
+  });
+
+  it("EXPECTED_DIFFERENCES 只点名表里有的消息，每条都写了函数和原因", () => {
+    const ids = new Set(FIXTURES.map((f) => f.id));
+    expect(Object.keys(EXPECTED_DIFFERENCES).filter((id) => !ids.has(id))).toEqual([]);
+    for (const [id, expected] of Object.entries(EXPECTED_DIFFERENCES)) {
+      expect(expected.fn.length, id).toBeGreaterThan(0);
+      expect(expected.why.trim().length, id).toBeGreaterThan(10);
+    }
+  });
+});
+
+// ── 对照：需要 step09 的 classify.ts ────────────────────────────────
+
+if (!LAB_EXISTS) {
+  const reason = OVERRIDE
+    ? `LAB_CLASSIFY_PATH 指向的 ${LAB_CLASSIFY} 不存在`
+    : `${path.relative(REPO_ROOT, LAB_CLASSIFY)} 不存在（step09 还没合入）`;
+  console.log(`[classifier-comparison] 跳过对照：${reason}。`);
+} else if (OVERRIDE) {
+  console.log(`[classifier-comparison] 仅供本地核对：用 LAB_CLASSIFY_PATH=${LAB_CLASSIFY} 代替 step09 的 classify.ts。`);
+}
+
+describe.skipIf(!LAB_EXISTS)("实验 step09 的分类器 vs pi-ai 1.6.0", () => {
+  let rows: Row[] = [];
+
+  beforeAll(async () => {
+    const lab = await loadLabClassifier(LAB_CLASSIFY);
+    rows = FIXTURES.map((fixture) => judge(lab, fixture));
+    console.log(summary(rows, OVERRIDE ? LAB_CLASSIFY : path.relative(REPO_ROOT, LAB_CLASSIFY)));
+  });
+
+  it("每一条分歧都在 EXPECTED_DIFFERENCES 里，且分歧所在的函数与表里写的一致", () => {
+    const problems: string[] = [];
+    for (const row of rows) {
+      if (row.differs.length === 0) continue;
+      const expected = EXPECTED_DIFFERENCES[row.fixture.id];
+      const detail = row.differs.map((fn) => `${fn}: 实验=${row.lab[fn]} Pi=${row.pi[fn]}`).join("；");
+      if (!expected) {
+        problems.push(`${row.fixture.id}：未登记的分歧（${detail}）。文字：${JSON.stringify(row.fixture.message.errorMessage ?? row.fixture.message.stopReason)}`);
+      } else if ([...expected.fn].sort().join() !== [...row.differs].sort().join()) {
+        problems.push(`${row.fixture.id}：登记的分歧在 ${expected.fn.join("、")}，实际在 ${row.differs.join("、")}（${detail}）`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("EXPECTED_DIFFERENCES 里的每一条现在仍然分歧", () => {
+    const stale = rows
+      .filter((r) => r.fixture.id in EXPECTED_DIFFERENCES && r.differs.length === 0)
+      .map((r) => `${r.fixture.id}：登记为分歧，但两边现在一致（${FNS.map((fn) => `${fn}=${r.lab[fn]}`).join("，")}）`);
+    // 两边对齐了是好事：把这条从表里删掉，并更新 R11「与 step09 的分类器对照」一节
+    expect(stale).toEqual([]);
+  });
+});
