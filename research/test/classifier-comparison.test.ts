@@ -87,10 +87,6 @@ const EXPECTED_DIFFERENCES: Record<string, ExpectedDifference> = {
     why: "C：node-fetch 的「request to … failed, reason:」（google-vertex 刷新 ADC 令牌时），Pi 收了（#10996）；实验只用 Node 自带的 fetch，它的网络失败由 step08 写成「网络错误：…」",
   },
   // D. 实验自己的中文错误
-  "zh-net-tls": {
-    fn: ["isRetryableAssistantError"],
-    why: "D：实验把 step08 写下的每一条「网络错误：…」都当作可重试（连不上就再试），包括这种 TLS 证书错误；Pi 只认具体的传输层字样（ECONNRESET、fetch failed、timeout……），这句里一个都没有",
-  },
   "zh-stream-no-finish": {
     fn: ["isRetryableAssistantError"],
     why: "D：step08 的 OpenAI 适配器在流结束却没收到 finish_reason 时写「流在结束前中断（…）」，实验认这几个字；Pi 不认识中文，括号里也没有它的英文关键词",

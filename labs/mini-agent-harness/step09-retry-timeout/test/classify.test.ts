@@ -197,3 +197,13 @@ describe("四张表都导出了，文档可以直接展示", () => {
     }
   });
 });
+
+describe("TLS 证书错误不重试", () => {
+  it.each([
+    "网络错误：unable to get local issuer certificate（UNABLE_TO_GET_ISSUER_CERT_LOCALLY）",
+    "网络错误：certificate has expired（CERT_HAS_EXPIRED）",
+    "网络错误：self-signed certificate in certificate chain（SELF_SIGNED_CERT_IN_CHAIN）",
+  ])("%s", (errorMessage) => {
+    expect(isRetryableAssistantError({ role: "assistant", content: [], stopReason: "error", errorMessage })).toBe(false);
+  });
+});

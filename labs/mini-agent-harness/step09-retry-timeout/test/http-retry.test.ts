@@ -68,6 +68,9 @@ describe("isNetworkFailure", () => {
     expect(isNetworkFailure(badUrl)).toBe(false);
     expect(isNetworkFailure(new DOMException("This operation was aborted", "AbortError"))).toBe(false);
     expect(isNetworkFailure("fetch failed")).toBe(false);
+    // 证书错误：网络是通的，重连只会拿到同一张坏证书
+    expect(isNetworkFailure(networkError("UNABLE_TO_GET_ISSUER_CERT_LOCALLY"))).toBe(false);
+    expect(isNetworkFailure(networkError("CERT_HAS_EXPIRED"))).toBe(false);
   });
 });
 

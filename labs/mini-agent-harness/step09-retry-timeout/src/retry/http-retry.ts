@@ -64,6 +64,8 @@ export function isNetworkFailure(error: unknown): boolean {
   if (!(error instanceof Error) || error.name === "AbortError") return false;
   const code = (error.cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code;
   if (typeof code === "string" && code.startsWith("ERR_")) return false;
+  // 证书错误不是「网络抖了一下」：重连只会拿到同一张坏证书。
+  if (typeof code === "string" && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return false;
   return error.message === "fetch failed" || typeof code === "string";
 }
 
