@@ -45,9 +45,9 @@ function reasonOf(error: unknown): string {
   return typeof code === "string" && !message.includes(code) ? `${message}（${code}）` : message;
 }
 
-/** 连响应都没拿到：`网络错误：connect ECONNREFUSED 127.0.0.1:9`。 */
+/** 连响应都没拿到：`网络错误：connect ECONNREFUSED …`。fetch 的原文可能带着整个 URL，其中的账号口令要抹掉。 */
 export function describeNetworkError(error: unknown): string {
-  return `网络错误：${reasonOf(error)}`;
+  return `网络错误：${reasonOf(error).replace(/\/\/[^/@\s]+@/g, "//***@")}`;
 }
 
 /** 响应已经开始、读到一半断了：`流在结束前中断：other side closed（UND_ERR_SOCKET）`。 */
