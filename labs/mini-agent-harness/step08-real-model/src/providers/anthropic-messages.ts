@@ -5,19 +5,12 @@
 import type { SseEvent } from "../sse.js";
 import type { Context, StopReason, StreamFn } from "../types.js";
 import { errorDetail } from "./http-error.js";
+import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
 import { joinUrl, streamRequest, type WireDecoder } from "./stream-request.js";
 import { transformMessages } from "./transform-messages.js";
 
-export interface AnthropicConfig {
-  /** 例如 https://api.anthropic.com（请求发到 {baseUrl}/v1/messages）。 */
-  baseUrl: string;
-  apiKey: string;
-  model: string;
-  /** Anthropic 要求必须给出输出上限。 */
-  maxTokens?: number | undefined;
-  fetch?: typeof fetch | undefined;
-}
+export type AnthropicConfig = ConnectionConfig;
 
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 

@@ -4,19 +4,14 @@
  */
 import type { StreamFn } from "../types.js";
 import { createAnthropicStream } from "./anthropic-messages.js";
+import type { ConnectionConfig } from "./config.js";
 import { createOpenAIStream } from "./openai-completions.js";
 import { joinUrl } from "./stream-request.js";
 
 export type ProviderApi = "openai" | "anthropic";
 
-export interface ProviderConfig {
+export interface ProviderConfig extends ConnectionConfig {
   api: ProviderApi;
-  baseUrl: string;
-  /** 空串表示没有配置密钥。 */
-  apiKey: string;
-  model: string;
-  maxTokens?: number | undefined;
-  fetch?: typeof fetch | undefined;
 }
 
 export type ResolvedProvider =

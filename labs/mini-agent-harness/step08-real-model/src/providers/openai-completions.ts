@@ -5,19 +5,12 @@
 import type { SseEvent } from "../sse.js";
 import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
+import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
 import { joinUrl, streamRequest, type WireDecoder } from "./stream-request.js";
 import { transformMessages } from "./transform-messages.js";
 
-export interface OpenAIConfig {
-  /** 例如 https://api.openai.com/v1（请求发到 {baseUrl}/chat/completions）。 */
-  baseUrl: string;
-  apiKey: string;
-  model: string;
-  maxTokens?: number | undefined;
-  /** 换一个 fetch 实现（一般不需要）。 */
-  fetch?: typeof fetch | undefined;
-}
+export type OpenAIConfig = ConnectionConfig;
 
 export function createOpenAIStream(config: OpenAIConfig): StreamFn {
   return (context, options) =>

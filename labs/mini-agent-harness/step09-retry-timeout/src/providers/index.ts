@@ -4,23 +4,14 @@
  */
 import type { StreamFn } from "../types.js";
 import { createAnthropicStream } from "./anthropic-messages.js";
+import type { ConnectionConfig } from "./config.js";
 import { createOpenAIStream } from "./openai-completions.js";
 import { joinUrl } from "./stream-request.js";
 
 export type ProviderApi = "openai" | "anthropic";
 
-export interface ProviderConfig {
+export interface ProviderConfig extends ConnectionConfig {
   api: ProviderApi;
-  baseUrl: string;
-  /** 空串表示没有配置密钥。 */
-  apiKey: string;
-  model: string;
-  maxTokens?: number | undefined;
-  fetch?: typeof fetch | undefined;
-  /** HTTP 层最多重试几次（默认 2，0 = 不重试）。 */
-  maxRetries?: number | undefined;
-  /** 服务器要求的等待超过它就放弃（毫秒，默认 60 000，0 = 不设上限）。 */
-  maxRetryDelayMs?: number | undefined;
 }
 
 export type ResolvedProvider =
