@@ -8,11 +8,20 @@
  *   - 每条消息一产生就落盘，进程崩溃最多丢掉正在写的那一行；
  *   - parentId 把条目串成一条链，恢复时从最后一条往回走，就能还原当时的上下文
  *     （Pi 的会话文件也是这个结构，它还用 parentId 表示分支）。
+ *
+ * 会话文件是外来的输入，打开它绝不能把它弄坏：
+ *   - 截断半行时用字节偏移，不用解码后的字符数（两者在非法 UTF-8 面前并不相等）；
+ *   - 第一行就不像会话条目的文件（比如一份笔记）原样拒绝，一个字节都不改；
+ *   - 开头的 UTF-8 BOM（有些编辑器会加）跳过；
+ *   - 每一行都检查形状（session-entry.ts），错了指出文件与行号；
+ *   - 同一时刻只有一个进程写（session-lock.ts）。
  */
 
 import fs from "node:fs";
 import path from "node:path";
 
+import { entryProblem } from "./session-entry.js";
+import { lockSession, unlockSession } from "./session-lock.js";
 import type { HarnessEvent, Message } from "./types.js";
 
 export interface SessionEntry {
@@ -26,7 +35,7 @@ export interface SessionEntry {
  * 文件里的任意一行。除了消息，将来的版本（或别的程序）可能写入别的条目类型，
  * 例如书签；不认识的条目不转成消息，但仍然留在 parentId 链上、占着它的编号。
  */
-interface RawEntry {
+export interface RawEntry {
   type: string;
   id: string;
   parentId: string | null;
@@ -36,7 +45,20 @@ interface RawEntry {
 /** 打开会话文件时发现、但不影响恢复的问题（例如被截断的最后一行）。 */
 export type SessionWarnings = string[];
 
+/** loadSession 的结果：只读出来，不改文件。 */
+export interface LoadedSession {
+  /** 文件里的全部条目，按行的顺序。 */
+  entries: RawEntry[];
+  /** 沿 parentId 还原出的消息链，按时间顺序。 */
+  messages: Message[];
+  /** 文件末尾要修补的地方：半行从哪个字节起截掉，或者只是少了结尾的换行。 */
+  repair?: { truncateAt: number } | { appendNewline: true };
+}
+
 export class Session {
+  /** 这个对象是否已经为文件加了锁。新会话在第一次写入时才加。 */
+  private locked = false;
+
   private constructor(
     /** 会话文件的绝对路径。 */
     readonly file: string,
@@ -55,14 +77,26 @@ export class Session {
     return new Session(file, [], null, 1);
   }
 
-  /** 打开已有的会话文件：读出全部条目，沿 parentId 还原消息链。 */
+  /** 打开已有的会话文件：先加锁，再读出全部条目，沿 parentId 还原消息链，最后修补末尾。 */
   static open(file: string, warnings: SessionWarnings = []): Session {
-    const entries = readEntries(file, warnings);
-    const chain = walkBack(entries, path.basename(file)).filter((entry) => entry.type === "message");
+    lockSession(file, path.basename(file));
+    let loaded: LoadedSession;
+    try {
+      loaded = loadSession(file, warnings);
+    } catch (error) {
+      unlockSession(file);
+      throw error;
+    }
+    const { entries, messages, repair } = loaded;
+    // 修补只发生在确认它是会话文件之后：截掉崩溃时写了一半的行，或补上结尾的换行，之后的追加才不会接在半行后面。
+    if (repair && "truncateAt" in repair) fs.truncateSync(file, repair.truncateAt);
+    else if (repair) fs.appendFileSync(file, "\n");
     // 新条目的编号接着文件里最大的那个往下排（不用展开运算符：十万个参数会撑爆调用栈）。
     const maxNumber = entries.reduce((max, entry) => Math.max(max, Number(entry.id.slice(1)) || 0), 0);
     const last = entries.at(-1);
-    return new Session(file, chain.map((entry) => entry.message as Message), last ? last.id : null, maxNumber + 1);
+    const session = new Session(file, messages, last ? last.id : null, maxNumber + 1);
+    session.locked = true;
+    return session;
   }
 
   /** 目录里最近写过的会话文件；没有则返回 undefined。 */
@@ -84,7 +118,7 @@ export class Session {
   /** 追加一条消息。同步写入：函数返回时这一行已经交给了操作系统。 */
   append(message: Message): void {
     const entry: SessionEntry = { type: "message", id: `e${this.nextNumber}`, parentId: this.lastId, message };
-    if (this.lastId === null) fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    if (!this.locked) this.lockOnFirstWrite();
     fs.appendFileSync(this.file, JSON.stringify(entry) + "\n");
     this.lastId = entry.id;
     this.nextNumber += 1;
@@ -100,47 +134,83 @@ export class Session {
       yield event;
     }
   }
+
+  /** 新会话的第一次写入：建目录、加锁。 */
+  private lockOnFirstWrite(): void {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    lockSession(this.file, path.basename(this.file));
+    this.locked = true;
+  }
 }
 
-/** 逐行解析。最后一行不完整（崩溃时写到一半）就截掉并报告；中间的坏行直接报错。 */
-function readEntries(file: string, warnings: SessionWarnings): RawEntry[] {
+/**
+ * 只读地加载一个会话文件：解析、检查每一行、沿 parentId 还原消息链。不加锁，也不改文件，
+ * 所以查看器之类的程序可以放心调用；要接着写，用 Session.open。
+ * 文件不像会话、或中间有坏行时抛出一句说明，指出文件与行号。
+ */
+export function loadSession(file: string, warnings: SessionWarnings = []): LoadedSession {
+  const { entries, repair } = readEntries(file, warnings);
+  const chain = walkBack(entries, path.basename(file)).filter((entry) => entry.type === "message");
+  const loaded: LoadedSession = { entries, messages: chain.map((entry) => entry.message as Message) };
+  if (repair) loaded.repair = repair;
+  return loaded;
+}
+
+/** UTF-8 的 BOM：有些编辑器保存时会在文件开头加上这三个字节。 */
+const BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * 逐行解析。按字节找换行、按字节记偏移：截断半行时要的是字节位置，
+ * 而解码后的字符串里，一个非法字节会变成三个字节的替换字符，长度对不上。
+ * 最后一行不完整（崩溃时写到一半）：记下从哪个字节截掉并报告；中间的坏行直接报错。
+ */
+function readEntries(file: string, warnings: SessionWarnings): Pick<LoadedSession, "entries" | "repair"> {
   const name = path.basename(file);
-  const text = fs.readFileSync(file, "utf8");
-  const lines = text.split("\n");
+  const bytes = fs.readFileSync(file);
+  const decoder = new TextDecoder("utf-8");
   const entries: RawEntry[] = [];
-  let offset = 0;
-  for (const [index, line] of lines.entries()) {
-    const lineNumber = index + 1;
-    const isLast = index === lines.length - 1;
-    const start = offset;
-    offset += Buffer.byteLength(line, "utf8") + 1;
+  const lineOfId = new Map<string, number>();
+  let start = BOM.every((byte, index) => bytes[index] === byte) ? BOM.length : 0;
+  for (let lineNumber = 1; start < bytes.length; lineNumber++) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    const line = decoder.decode(bytes.subarray(start, end));
+    const lineStart = start;
+    start = end + 1;
     if (line.trim() === "") continue;
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
     } catch (error) {
-      if (isLast) {
-        // 没有换行结尾的最后一行：上次写到一半就崩了。截掉它，之后的追加才不会接在半行后面。
-        fs.truncateSync(file, start);
+      // 第一条就不是会话条目：这多半不是会话文件，原样拒绝，绝不截断
+      if (entries.length === 0) throw notASession(name, lineNumber);
+      if (newline === -1) {
+        // 没有换行结尾的最后一行：上次写到一半就崩了。由 Session.open 从这一行的第一个字节截掉。
         warnings.push(`会话文件 ${name} 第 ${lineNumber} 行不完整（上次可能写到一半时退出），已跳过`);
-        break;
+        return { entries, repair: { truncateAt: lineStart } };
       }
       throw new Error(`会话文件 ${name} 第 ${lineNumber} 行不是合法的 JSON：${(error as Error).message}`);
     }
-    const entry = parsed as Partial<RawEntry>;
-    if (typeof entry.id !== "string" || entry.parentId === undefined || (entry.type === "message" && entry.message === undefined)) {
-      throw new Error(`会话文件 ${name} 第 ${lineNumber} 行缺少 id、parentId 或 message`);
-    }
+    const problem = entryProblem(parsed);
+    if (problem && entries.length === 0) throw notASession(name, lineNumber, problem);
+    if (problem) throw new Error(`会话文件 ${name} 第 ${lineNumber} 行：${problem}`);
+    const entry = parsed as RawEntry;
+    // 重复的 id：两个进程同时写过这个文件（加锁之前的版本会这样），恢复出的会是两段对话拼起来的历史
+    const earlier = lineOfId.get(entry.id);
+    if (earlier !== undefined) throw new Error(`会话文件 ${name} 第 ${lineNumber} 行：id ${entry.id} 与第 ${earlier} 行重复（可能有两个进程同时写过它）`);
+    lineOfId.set(entry.id, lineNumber);
     if (entry.type !== "message") {
       warnings.push(`会话文件 ${name} 第 ${lineNumber} 行：不认识的条目类型 ${JSON.stringify(entry.type)}，已跳过`);
     }
-    entries.push(entry as RawEntry);
+    entries.push(entry);
   }
   // 最后一行完整、只是少了换行（比如被编辑器去掉了）：补上，否则下一次追加会接在同一行。
-  if (entries.length > 0 && !text.endsWith("\n") && fs.statSync(file).size === Buffer.byteLength(text)) {
-    fs.appendFileSync(file, "\n");
-  }
-  return entries;
+  return entries.length > 0 && bytes.at(-1) !== 0x0a ? { entries, repair: { appendNewline: true } } : { entries };
+}
+
+/** 第一条内容就不是会话条目时的说明：明确告诉用户文件没有被动过。 */
+function notASession(name: string, lineNumber: number, problem = "不是 JSON"): Error {
+  return new Error(`${name} 不像会话文件（第 ${lineNumber} 行${problem.startsWith("不是") ? "" : "："}${problem}），没有改动它`);
 }
 
 /** 从最后一条往回沿 parentId 走到根，再反转成时间顺序。 */

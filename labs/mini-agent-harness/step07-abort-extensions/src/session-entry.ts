@@ -1,0 +1,66 @@
+/**
+ * 会话文件里一行的形状检查。
+ *
+ * 会话文件是外来的输入：可能是旧版本写的、被人手改过的，甚至根本不是会话文件。
+ * JSON.parse 只保证「是合法的 JSON」，不保证「是一条会话条目」：一行 null、
+ * 一条 message 是字符串或 role 是 system 的消息，都能解析成功，却会让之后每一轮出错。
+ * 所以每一行在加载时就按这里的规则检查，错了就说清楚是哪个字段、收到的是什么。
+ */
+
+/** 是不是一个普通对象（不含 null 和数组）。 */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** 收到的值，简短地说给人听：长字符串截断，免得一行错误刷满屏幕。 */
+function shown(value: unknown): string {
+  const text = value === undefined ? "undefined" : JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/**
+ * 检查一条条目；合格返回 undefined，不合格返回一句说明（不含文件名与行号，由调用方补上）。
+ * 不认识的条目类型只检查 id 与 parentId：它们是别的版本写的，留在 parentId 链上即可。
+ */
+export function entryProblem(entry: unknown): string | undefined {
+  if (!isRecord(entry)) return `应当是一个 JSON 对象，收到的是 ${shown(entry)}`;
+  if (typeof entry.type !== "string") return `缺少字符串字段 type，收到的是 ${shown(entry.type)}`;
+  if (typeof entry.id !== "string" || entry.id === "") return `缺少字符串字段 id，收到的是 ${shown(entry.id)}`;
+  if (entry.parentId !== null && typeof entry.parentId !== "string") return `parentId 应当是字符串或 null，收到的是 ${shown(entry.parentId)}`;
+  if (entry.type !== "message") return undefined;
+  const problem = messageProblem(entry.message);
+  return problem ? `message ${problem}` : undefined;
+}
+
+/** 检查一条消息：三种 role 各自必需的字段。 */
+function messageProblem(message: unknown): string | undefined {
+  if (!isRecord(message)) return `应当是一个对象，收到的是 ${shown(message)}`;
+  switch (message.role) {
+    case "user":
+      return typeof message.content === "string" ? undefined : `的 content 应当是字符串，收到的是 ${shown(message.content)}`;
+    case "assistant":
+      if (typeof message.stopReason !== "string") return `缺少 stopReason，收到的是 ${shown(message.stopReason)}`;
+      if (!Array.isArray(message.content)) return `的 content 应当是数组，收到的是 ${shown(message.content)}`;
+      for (const part of message.content) {
+        const problem = partProblem(part);
+        if (problem) return `的 content 里有一块 ${problem}`;
+      }
+      return undefined;
+    case "toolResult":
+      if (typeof message.toolCallId !== "string" || typeof message.toolName !== "string") return "缺少 toolCallId 或 toolName";
+      if (typeof message.content !== "string") return `的 content 应当是字符串，收到的是 ${shown(message.content)}`;
+      return undefined;
+    default:
+      return `的 role 应当是 user、assistant 或 toolResult，收到的是 ${shown(message.role)}`;
+  }
+}
+
+/** 助手消息里的一块内容。认识的两种检查字段；别的类型（将来的版本可能加）只要求有 type。 */
+function partProblem(part: unknown): string | undefined {
+  if (!isRecord(part) || typeof part.type !== "string") return `不是带 type 的对象：${shown(part)}`;
+  if (part.type === "text" && typeof part.text !== "string") return "text 缺少字符串字段 text";
+  if (part.type === "toolCall" && (typeof part.id !== "string" || typeof part.name !== "string" || !isRecord(part.arguments))) {
+    return "toolCall 缺少 id、name 或 arguments";
+  }
+  return undefined;
+}
