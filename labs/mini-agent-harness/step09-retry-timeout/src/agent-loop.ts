@@ -9,14 +9,14 @@
  * 谁来显示（render.ts）、谁来保存、谁来观察，
  * 都由调用方决定——循环只负责「下一步做什么」。
  *
- * 取消（step07）：循环只在三个点上检查 signal——开始新一轮之前、模型流结束之后、
- * 每个工具执行之前。工具执行中途不检查：已经开始的工具总是让它跑完。
+ * 取消（step07）：循环只在三个点上检查 signal——开始新一轮之前、模型流结束之后、每个工具执行之前。
+ * 工具执行中途不打断它，但从 step08 起也不陪它等：Ctrl+C 后循环照常收场（见 untilAborted）。
  * 真正让正在等待的模型醒过来的，是被透传进 streamFn 的同一个 signal，
  * 它一路传到最底层那个可取消的 sleep（真实模型里是 fetch）。
  */
 
 import type { ToolContext, ToolRegistry } from "./tools/types.js";
-import type { AssistantMessage, Context, HarnessEvent, StreamFn, StreamOptions, ToolCall } from "./types.js";
+import type { AssistantMessage, Context, HarnessEvent, StreamFn, StreamOptions, ToolCall, ToolResultMessage } from "./types.js";
 
 /** 一次回复最多跑几轮，防止模型与工具无休止地来回。 */
 export const DEFAULT_MAX_TURNS = 8;
@@ -137,11 +137,40 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
         return;
       }
       yield { type: "tool_call", toolCall };
-      const result = await tools.execute(toolCall, toolContext);
+      // step08：不理会信号的工具（多半是扩展写的）可能永远不结束；Ctrl+C 时不再等它，记一条「被取消」的结果
+      const result = (await untilAborted(tools.execute(toolCall, toolContext), signal)) ?? cancelledResult(toolCall);
       context.messages.push(result);
       yield { type: "message", message: result };
     }
     yield { type: "turn_end", turn };
   }
   yield { type: "max_turns", maxTurns };
+}
+
+/**
+ * 等工具执行完；signal 先触发就不等了，返回 undefined（step08）。
+ * 工具本身没有被杀掉：它在后台接着跑，迟到的结果被丢掉。能真正停下它的，
+ * 是 step09 交给工具的信号——理会信号的工具会自己收手。
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return work;
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Ctrl+C 时还没结束的工具，交给模型的结果。措辞与 step09 的注册表一致。 */
+function cancelledResult(toolCall: ToolCall): ToolResultMessage {
+  return { role: "toolResult", toolCallId: toolCall.id, toolName: toolCall.name, content: `工具 ${toolCall.name} 被取消`, isError: true };
 }

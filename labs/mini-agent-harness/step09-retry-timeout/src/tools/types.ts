@@ -106,10 +106,14 @@ export class ToolRegistry {
   private async run(toolCall: ToolCall, context: ToolContext): Promise<ToolOutput> {
     const tool = this.tools.get(toolCall.name);
     if (!tool) return { content: `未注册的工具：${toolCall.name}`, isError: true };
-    const problem = validateArguments(tool.parameters, toolCall.arguments);
-    if (problem) return { content: `参数不合法：${problem}`, isError: true };
+    // 扩展注册的工具可能根本没有 parameters：说清楚，而不是在校验里崩掉
+    if (typeof tool.parameters !== "object" || tool.parameters === null) {
+      return { content: `工具 ${tool.name} 没有 parameters（参数的 JSON Schema），无法校验参数`, isError: true };
+    }
     try {
-      return await tool.execute(toolCall.arguments, context);
+      const problem = validateArguments(tool.parameters, toolCall.arguments);
+      if (problem) return { content: `参数不合法：${problem}`, isError: true };
+      return checkedOutput(tool.name, await tool.execute(toolCall.arguments, context));
     } catch (error) {
       // 工具响应了 Ctrl+C 而抛出：说成「被取消」，而不是一句 This operation was aborted
       if (context.signal?.aborted) return { content: cancelledMessage(tool.name), isError: true };
@@ -121,4 +125,25 @@ export class ToolRegistry {
 /** 工具被 Ctrl+C 取消时交给模型的结果。 */
 function cancelledMessage(name: string): string {
   return `工具 ${name} 被取消`;
+}
+
+/**
+ * 工具（多半是扩展写的）交回来的东西必须是 { content: 字符串 }。
+ * 忘了 return、返回了数字或对象，都变成一条诚实的错误结果，而不是让宿主在后面崩掉。
+ */
+function checkedOutput(name: string, output: unknown): ToolOutput {
+  const content = typeof output === "object" && output !== null ? (output as { content?: unknown }).content : undefined;
+  if (typeof content === "string") return output as ToolOutput;
+  return { content: `工具 ${name} 没有返回 { content: 字符串 }，收到的是 ${shown(output)}`, isError: true };
+}
+
+/** 收到的值说给人听：太长的截断，JSON 表示不了的（循环引用、BigInt）只说类型。 */
+function shown(value: unknown): string {
+  if (value === undefined) return "undefined（是不是忘了 return？）";
+  try {
+    const text = JSON.stringify(value) ?? typeof value;
+    return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  } catch {
+    return typeof value;
+  }
 }

@@ -1,0 +1,63 @@
+/**
+ * 扩展宿主的几道防线（step08 起）。扩展是学习者自己写的代码，常见的错误要变成一句中文，
+ * 而不是一段堆栈或一个卡住的进程：
+ *   - toolProblem：registerTool 收到的东西缺字段、类型不对，注册时就拒绝；
+ *   - withTimeLimit：工厂函数永远不结束时，到点报告；
+ *   - copyForObserver：观察者拿到的是事件的副本，改了它也碰不到宿主的历史与渲染。
+ * step07 的 extensions.ts 是书里逐行讲解的 93 行，没有这些防线；它的「已知局限」列在 step07 的 README 里。
+ */
+
+/** 加载一个扩展（import 加上运行工厂函数）最多等多久。 */
+export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
+
+/** 是不是一个普通对象（不含 null 和数组）。 */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * registerTool 收到的工具缺了什么；合格返回 undefined。
+ * 不在这里拦下，缺了 parameters 的工具要等到模型第一次调用它时才在参数校验里崩掉，离犯错的地方太远。
+ */
+export function toolProblem(tool: unknown): string | undefined {
+  if (!isRecord(tool)) return "registerTool 需要一个对象 { name, description, parameters, execute }";
+  if (typeof tool.name !== "string" || tool.name.trim() === "") return "工具缺少 name（非空字符串）";
+  if (typeof tool.description !== "string") return `工具 ${tool.name} 缺少 description（字符串）`;
+  if (!isRecord(tool.parameters)) return `工具 ${tool.name} 缺少 parameters（参数的 JSON Schema 对象）`;
+  if (typeof tool.execute !== "function") return `工具 ${tool.name} 缺少 execute（函数）`;
+  return undefined;
+}
+
+/** 错误对象说成一句话。 */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * 等 work 完成，但最多等 ms 毫秒；到点抛出 message。
+ * 定时器不能 unref：工厂函数在等一个永远不来的事件时，正是它让进程活到报告出来的那一刻
+ * （否则 Node 发现没有任何待办的事，会带着退出码 13 悄悄结束）。
+ */
+export async function withTimeLimit<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * 交给观察者的事件副本。观察者改了它（比如把 message.content 设成 null），
+ * 宿主手里的原件不受影响：上下文、会话文件、渲染都照常。
+ */
+export function copyForObserver<T>(event: T): T {
+  try {
+    return structuredClone(event);
+  } catch {
+    return event; // 复制不了的事件（不会出现在本实验里）：原样交出
+  }
+}
