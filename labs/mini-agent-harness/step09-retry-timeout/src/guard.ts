@@ -128,3 +128,9 @@ function timedOutMessage(text: string, ms: number): AssistantMessage {
   const content: TextContent[] = text === "" ? [] : [{ type: "text", text }];
   return { role: "assistant", content, stopReason: "error", errorMessage: modelTimeoutMessage(ms) };
 }
+
+/**
+ * Node 定时器能等的最长时间（2³¹−1 毫秒，约 24.8 天）。更大的值不会报错，
+ * 而是被悄悄换成 1 毫秒——一个「很宽松」的时限就变成了立刻超时。main.ts 解析参数时据此拒绝。
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -22,7 +22,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
-import { DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, withModelTimeout } from "./guard.js";
+import { DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS, withModelTimeout } from "./guard.js";
 import { startProviderServer } from "./provider-server.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
 import { renderEvents } from "./render.js";
@@ -53,9 +53,9 @@ for (let i = 0; i < args.length; i++) {
   } else if (arg === "--retries") {
     maxRetries = countOf(arg, args[++i]);
   } else if (arg === "--model-timeout") {
-    modelTimeoutMs = countOf(arg, args[++i]);
+    modelTimeoutMs = timeoutOf(arg, args[++i]);
   } else if (arg === "--tool-timeout") {
-    toolTimeoutMs = countOf(arg, args[++i]);
+    toolTimeoutMs = timeoutOf(arg, args[++i]);
   } else {
     usageError(`不认识的参数：${arg}`);
   }
@@ -196,6 +196,13 @@ function countOf(flag: string, value: string | undefined): number {
   // 只认十进制数字：Number("") 是 0、Number("1e3") 是 1000、Number("0x10") 是 16，都不该悄悄接受
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) usageError(`${flag} 后面需要一个非负整数，收到的是：${value}`);
   return Number(value);
+}
+
+/** 取一个时限（毫秒）：非负整数，且不超过定时器的上限（见 guard.ts 的 MAX_TIMER_MS）。 */
+function timeoutOf(flag: string, value: string | undefined): number {
+  const ms = countOf(flag, value);
+  if (ms > MAX_TIMER_MS) usageError(`${flag} 最大是 ${MAX_TIMER_MS}（约 24.8 天，Node 定时器的上限；不限时请用 0），收到的是：${value}`);
+  return ms;
 }
 
 /** 横幅里的时限：0 表示不限时。 */
