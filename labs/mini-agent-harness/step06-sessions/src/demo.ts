@@ -53,7 +53,8 @@ for (const entry of entries) {
   console.log(`  ${entry.id}  parentId=${String(entry.parentId).padEnd(4)}  ${entry.message.role}`);
 }
 
-// 另起一个进程：它对上面这段对话一无所知，只能从文件里恢复。
+// 另起一个进程：它对上面这段对话一无所知，只能从文件里恢复。先放开锁，同一时刻只许一个进程写这个文件。
+session.close();
 console.log("\n=== 第二次运行：一个全新的进程用 --session 恢复它 ===\n");
 console.log("$ npm start -- --session .sessions/demo.jsonl   （输入：我叫什么）");
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");

@@ -135,6 +135,12 @@ export class Session {
     }
   }
 
+  /** 放开这个文件的锁：之后别的进程可以打开它；本对象再写入时会重新加锁。进程退出时会自动放开。 */
+  close(): void {
+    if (this.locked) unlockSession(this.file);
+    this.locked = false;
+  }
+
   /** 新会话的第一次写入：建目录、加锁。 */
   private lockOnFirstWrite(): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
