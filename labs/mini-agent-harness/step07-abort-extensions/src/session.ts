@@ -166,23 +166,24 @@ export function loadSession(file: string, warnings: SessionWarnings = []): Loade
 const BOM = [0xef, 0xbb, 0xbf];
 
 /**
- * 逐行解析。按字节找换行、按字节记偏移：截断半行时要的是字节位置，
- * 而解码后的字符串里，一个非法字节会变成三个字节的替换字符，长度对不上。
+ * 逐行解析。行的内容来自一次整体解码，行的起点按字节记：截断半行时要的是字节位置，
+ * 而解码后的字符串里，一个非法字节会变成三个字节的替换字符，字符数折算不回字节数。
+ * （换行字节 0x0A 在 UTF-8 里不会出现在多字节字符内部，解码也不会吞掉它，所以两边的行一一对应。）
  * 最后一行不完整（崩溃时写到一半）：记下从哪个字节截掉并报告；中间的坏行直接报错。
  */
 function readEntries(file: string, warnings: SessionWarnings): Pick<LoadedSession, "entries" | "repair"> {
   const name = path.basename(file);
   const bytes = fs.readFileSync(file);
-  const decoder = new TextDecoder("utf-8");
+  const bomLength = BOM.every((byte, index) => bytes[index] === byte) ? BOM.length : 0;
+  const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(bomLength)).split("\n");
   const entries: RawEntry[] = [];
   const lineOfId = new Map<string, number>();
-  let start = BOM.every((byte, index) => bytes[index] === byte) ? BOM.length : 0;
-  for (let lineNumber = 1; start < bytes.length; lineNumber++) {
-    const newline = bytes.indexOf(0x0a, start);
-    const end = newline === -1 ? bytes.length : newline;
-    const line = decoder.decode(bytes.subarray(start, end));
-    const lineStart = start;
-    start = end + 1;
+  let next = bomLength; // 下一行第一个字节的位置
+  for (const [index, line] of lines.entries()) {
+    const lineNumber = index + 1;
+    const lineStart = next;
+    const newline = bytes.indexOf(0x0a, lineStart);
+    next = newline + 1;
     if (line.trim() === "") continue;
     let parsed: unknown;
     try {
