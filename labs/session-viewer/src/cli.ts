@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, renderPage(model));
   const c = model.counts;
-  console.log(`${model.entries.length} 条条目：消息 ${c.messages}，轮次 ${c.turns}，已取消 ${c.aborted}，出错 ${c.errors}，工具调用 ${c.toolCalls}，链外 ${c.offChain}（按 ${step.name} 的规则读取）`);
+  console.log(`${model.entries.length} 条条目：消息 ${c.messages}，轮次 ${c.turns}，已取消 ${c.aborted}，出错 ${c.errors}，工具调用 ${c.toolCalls}，不进请求 ${c.offChain}（按 ${step.name} 的规则读取）`);
   console.log(out);
   if (options.open) openInBrowser(out);
 }

@@ -9,12 +9,13 @@ import type { AssistantMessage, Message } from "../../mini-agent-harness/step09-
 import type { RawLine } from "./load.ts";
 
 /** 为什么这一条不进运行时的上下文。 */
-export type OffReason = "branch" | "unknown-type" | "retried" | "compacted";
+export type OffReason = "branch" | "unknown-type" | "retried" | "retry-cancelled" | "compacted";
 
 export const OFF_REASON_TEXT: Record<OffReason, string> = {
   branch: "不在链上：从最后一条沿 parentId 往回走，走不到它",
   "unknown-type": "不认识的条目类型：留在链上占着编号，但不会变成消息",
   retried: "重试时移出了运行时上下文：历史里有，请求里没有",
+  "retry-cancelled": "可重试的失败：等待重试之前就移出了运行时上下文，随后的重试被取消了（或没能发出）",
   compacted: "上下文溢出后被压缩省略：会话文件里还在，请求里没有",
 };
 
@@ -132,10 +133,12 @@ function assistantOf(entry: ViewEntry): AssistantMessage | undefined {
 }
 
 /**
- * step09 的 turn 层重试只改运行时上下文，文件里每条都在。这里按链重放一遍：
- * 出错的助手消息后面紧跟着另一条助手消息，说明那次失败被重试了——
- *   - 溢出：失败消息移出上下文，再用 step09 的 compactMessages 压缩（被省略的标成 compacted）；
- *   - 其他：失败消息移出上下文（标成 retried）。
+ * step09 的 turn 层重试只改运行时上下文，文件里每条都在。这里按链重放一遍 runWithRetry 做过的事：
+ *   - 出错的助手消息后面紧跟着另一条助手消息：那次失败被重试了，失败消息移出上下文；
+ *     若它是溢出，再用 step09 的 compactMessages 压缩（被省略的标成 compacted）；
+ *   - 可重试的失败后面没有重跑，且它不是一串重试的最后一次（那是次数用完，会留下）：
+ *     runWithRetry 在等待之前就把它移出了上下文，随后的等待被取消（演示的场景 4）。
+ *     这里按默认的重试次数推断；用 --retries 0 跑出来的会话会被误标。
  */
 function replayRetries(chain: ViewEntry[]): void {
   /** 运行时上下文：文件里的条目，加上压缩留下的说明（没有 entry：文件里没有它）。 */
@@ -143,8 +146,16 @@ function replayRetries(chain: ViewEntry[]): void {
   chain.forEach((entry, index) => {
     runtime.push({ entry, message: entry.message as Message });
     const message = assistantOf(entry);
+    if (!message || message.stopReason !== "error") return;
     const next = chain[index + 1]?.message as Partial<Message> | undefined;
-    if (!message || message.stopReason !== "error" || next?.role !== "assistant") return;
+    const endsRetries = chain[index - 1]?.off?.reason === "retried";
+    if (next?.role !== "assistant") {
+      if (entry.errorClass === "retryable" && !endsRetries) {
+        runtime.pop();
+        entry.off = off("retry-cancelled");
+      }
+      return;
+    }
     runtime.pop();
     entry.off = off("retried");
     if (entry.errorClass !== "overflow") return;

@@ -78,7 +78,7 @@
       ["已取消", c.aborted, "count-aborted"],
       ["出错", c.errors, "count-errors"],
       ["工具调用", c.toolCalls, "count-tools"],
-      ["链外", c.offChain, "count-off"],
+      ["不进请求", c.offChain, "count-off"],
     ].forEach(function (item) {
       var box = el("div", "stat " + item[2]);
       add(box, el("dt", "", item[0]), el("dd", "", item[1]));
@@ -165,7 +165,7 @@
     if (entry.skippedInRequest && !entry.off) head.appendChild(badge("发请求时跳过", "skipped"));
     card.appendChild(head);
 
-    if (entry.off) card.appendChild(el("p", "off-reason", "链外：" + entry.off.text));
+    if (entry.off) card.appendChild(el("p", "off-reason", "不进请求：" + entry.off.text));
     if (entry.compactedBefore) {
       card.appendChild(el("p", "compaction", "压缩：在这之后省略了 " + entry.compactedBefore + " 条早先的消息，换成一条说明（说明只在运行时上下文里，不在文件里），再重跑这一轮"));
     }
@@ -226,7 +226,7 @@
       state.page = 0;
       render();
     });
-    return add(label, box, document.createTextNode(" 只看进请求的条目（隐藏链外）"));
+    return add(label, box, document.createTextNode(" 只看进请求的条目"));
   }
 
   /** 跳到第 n 条：先翻到它所在的那一页。 */

@@ -29,8 +29,10 @@ describe("buildModel", () => {
     // 场景 2：500 之后重试成功
     expect(byId(model, "e4")).toMatchObject({ onChain: true, errorClass: "retryable", off: { reason: "retried" } });
     // 溢出：失败消息离开，之前的整轮都被压缩省略，只留下正在问的这一句
-    expect(byId(model, "e13")).toMatchObject({ errorClass: "overflow", off: { reason: "retried" }, compactedBefore: 10 });
-    for (const id of ["e1", "e2", "e3", "e5", "e9", "e11"]) expect(byId(model, id)?.off?.reason, id).toBe("compacted");
+    expect(byId(model, "e13")).toMatchObject({ errorClass: "overflow", off: { reason: "retried" }, compactedBefore: 9 });
+    for (const id of ["e1", "e2", "e3", "e5", "e9", "e10"]) expect(byId(model, id)?.off?.reason, id).toBe("compacted");
+    // 场景 4：等待重试时被取消——失败消息在等待之前就离开了上下文，所以压缩只省略了 9 条（和演示打印的一样）
+    expect(byId(model, "e11")).toMatchObject({ errorClass: "retryable", off: { reason: "retry-cancelled" } });
     expect(byId(model, "e12")?.off).toBeUndefined();
     // 没被重试的失败留在链上，发请求时跳过
     expect(byId(model, "e18")).toMatchObject({ errorClass: "neither", skippedInRequest: true });

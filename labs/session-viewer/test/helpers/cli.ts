@@ -33,10 +33,10 @@ export function runViewer(args: string[], cwd = viewerDir): Promise<CliResult> {
   });
 }
 
-/** 把夹具复制进一个新的临时目录（测试随便折腾，不动仓库里的文件）。 */
-export function copyFixture(name: string, as = name): string {
+/** 把夹具（名字，或别处的绝对路径）复制进一个新的临时目录（测试随便折腾，不动仓库里的文件）。 */
+export function copyFixture(name: string, as = path.basename(name)): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "viewer-test-"));
   const file = path.join(dir, as);
-  fs.copyFileSync(path.join(fixturesDir, name), file);
+  fs.copyFileSync(path.resolve(fixturesDir, name), file);
   return file;
 }
