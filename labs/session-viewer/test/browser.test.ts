@@ -38,15 +38,16 @@ async function openPage(browser: Browser, fixture: string, step: string, width =
   return { page, dialogs, errors, otherRequests: () => requests.filter((r) => r !== url), out };
 }
 
-describe.skipIf(missing !== undefined)("在 Chromium 里看页面", () => {
+// 起浏览器、生成页面都在等子进程：两核的忙碌机器上给足时间（只是上限，测试从不按时间判断对错）
+describe.skipIf(missing !== undefined)("在 Chromium 里看页面", { timeout: 120_000 }, () => {
   let browser: Browser;
   beforeAll(async () => {
     fs.mkdirSync(outputDir, { recursive: true });
     browser = await launchChromium();
-  });
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
-  });
+  }, 120_000);
 
   it("step07 的演示会话：6 条消息，最后一条带「已取消」标记", async () => {
     const { page, errors, otherRequests } = await openPage(browser, "step07-demo.jsonl", "07");

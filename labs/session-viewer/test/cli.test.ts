@@ -21,7 +21,8 @@ async function stepLoaderSays(fixture: string, step: string): Promise<{ warnings
 
 const snapshot = (file: string) => ({ bytes: fs.readFileSync(file), mtimeMs: fs.statSync(file).mtimeMs, size: fs.statSync(file).size });
 
-describe("npm run view", () => {
+// 每个用例都起子进程：忙碌的机器上给足时间（只是上限）
+describe("npm run view", { timeout: 120_000 }, () => {
   it("step07 的演示会话：打印页面路径，页面是自包含的 HTML", async () => {
     const file = copyFixture("step07-demo.jsonl", "demo.jsonl");
     const out = path.join(path.dirname(file), "page.html");
