@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: [
       "labs/mini-agent-harness/*/test/**/*.test.ts",
+      "labs/session-viewer/test/**/*.test.ts",
       "scripts/test/**/*.test.ts",
       "solutions/**/*.test.ts",
     ],

@@ -15,7 +15,9 @@ const p = paint(shouldColor(process.stdout));
 // 根 tsconfig 覆盖 scripts/ 与 vitest.config.ts；步骤目录有 tsconfig.json 的逐个检查
 const stepDirs = listSteps(repoRoot).map((s) => stepDir(repoRoot, s));
 const hasTsconfig = (d: string) => fs.existsSync(path.join(d, "tsconfig.json"));
-const projects = [repoRoot, ...stepDirs.filter(hasTsconfig)];
+// 步骤之外的工具包（会话查看器）也有自己的 tsconfig
+const toolDirs = [path.join(repoRoot, "labs", "session-viewer")];
+const projects = [repoRoot, ...stepDirs.filter(hasTsconfig), ...toolDirs];
 for (const d of stepDirs.filter((d) => !hasTsconfig(d))) {
   process.stdout.write(p.dim(`- ${toPosix(path.relative(repoRoot, d))}：没有 tsconfig.json，跳过`) + "\n");
 }

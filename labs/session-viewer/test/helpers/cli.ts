@@ -1,0 +1,42 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const viewerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const fixturesDir = path.join(viewerDir, "test", "fixtures");
+const cliScript = path.join(viewerDir, "src", "cli.ts");
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** 像 npm run view 那样运行查看器（cwd 当作用户敲命令的目录）。 */
+export function runViewer(args: string[], cwd = viewerDir): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", tsxLoader, cliScript, ...args], {
+      cwd,
+      env: { ...process.env, INIT_CWD: cwd },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** 把夹具（名字，或别处的绝对路径）复制进一个新的临时目录（测试随便折腾，不动仓库里的文件）。 */
+export function copyFixture(name: string, as = path.basename(name)): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "viewer-test-"));
+  const file = path.join(dir, as);
+  fs.copyFileSync(path.resolve(fixturesDir, name), file);
+  return file;
+}
