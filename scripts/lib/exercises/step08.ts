@@ -261,9 +261,12 @@ async function check(stepDir: string): Promise<Check[]> {
           // 之后一言不发，连接一直开着，直到客户端断开
         });
         const controller = new AbortController();
-        const outcome = await consume(stream, ask("说个长的"), controller.signal, () => controller.abort());
+        const finished = await withDeadline(consume(stream, ask("说个长的"), controller.signal, () => controller.abort()), 5_000, "等流结束").catch(() => undefined);
+        if (finished === undefined) {
+          return { name: abortName, ok: false, saw: "取消之后 5 秒，流还没有结束，服务器那边的连接也还开着（signal 交给 fetch 了吗？）" };
+        }
         const disconnected = await withDeadline(connectionClosed.then(() => true), 5_000, "等连接断开").catch(() => false);
-        return expectThat(abortName, outcome.threw === undefined && outcome.done.at(-1)?.stopReason === "aborted" && disconnected, `${describe(outcome)}${disconnected ? "" : "；5 秒后服务器那边的连接仍然开着（signal 没交给 fetch？）"}`);
+        return expectThat(abortName, finished.threw === undefined && finished.done.at(-1)?.stopReason === "aborted" && disconnected, `${describe(finished)}${disconnected ? "" : "；5 秒后服务器那边的连接仍然开着（signal 没交给 fetch？）"}`);
       })),
     );
   } finally {
