@@ -41,7 +41,7 @@ function watch(id: number, dirArgs: string[], dir: string): void {
       return;
     }
     running = true;
-    process.stdout.write("\u001bc");
+    if (process.stdout.isTTY) process.stdout.write("\u001bc"); // 终端里先清屏，写进文件时不加控制字符
     const child = spawn(process.execPath, [tsx, script, String(id), ...dirArgs], { stdio: "inherit" });
     child.on("exit", () => {
       running = false;

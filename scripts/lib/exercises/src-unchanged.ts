@@ -20,11 +20,13 @@ export type Manifest = Record<string, Record<string, string>>;
 
 export const MANIFEST_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "src-manifest.json");
 
-/** 一个文件的哈希。换行统一成 LF：autocrlf 检出的 Windows 副本也算「没改」。 */
-function hashFile(file: string): string {
-  const text = fs.readFileSync(file).toString("latin1").replace(/\r\n/g, "\n");
+/** 一段文件内容的哈希。换行统一成 LF：autocrlf 检出的 Windows 副本也算「没改」。 */
+export function hashContent(content: Buffer): string {
+  const text = content.toString("latin1").replace(/\r\n/g, "\n");
   return crypto.createHash("sha256").update(text, "latin1").digest("hex");
 }
+
+const hashFile = (file: string): string => hashContent(fs.readFileSync(file));
 
 /** 算出一个步骤 src/ 的清单。 */
 export function manifestOf(stepDir: string): Record<string, string> {
