@@ -287,6 +287,15 @@ describe("npm run exercise 的列表与提示", () => {
     expect(out).toContain("提示 1/3（点拨）");
   });
 
+  it("状态文件坏了：当作一级提示都还没看，照样给出第 1 级并把文件写好", async () => {
+    const state = stateFile();
+    fs.writeFileSync(state, "{坏掉的 JSON");
+    const { code, out } = await cli(["6", "--hint"], new Map(), state);
+    expect(code).toBe(0);
+    expect(out).toContain("提示 1/3（点拨）");
+    expect(JSON.parse(fs.readFileSync(state, "utf8"))).toEqual({ hintLevel: { "6": 1 } });
+  });
+
   it("没有的练习、不认识的参数：退出码 2，并说明", async () => {
     const dirs = new Map<number, string>();
     expect(await cli(["1"], dirs, stateFile())).toMatchObject({ code: 2, out: expect.stringContaining("没有练习 1") });
