@@ -1,7 +1,6 @@
 /**
- * 第 8.5 章练习的参考答案：一个把文本倒过来的扩展。
- * 把它复制到 labs/mini-agent-harness/step07-abort-extensions/extensions/reverse.ts，
- * 再把 rules-to-add.txt 里的两条规则加进 src/rules.ts，然后运行 npm run exercise -- 7。
+ * 练习 7 的参考答案（第 8.5 章）：一个把文本倒过来的扩展。
+ * 只新增这一个文件，src/ 一行不改：宿主不知道 reverse 的存在，它是扩展在加载时注册进来的。
  */
 
 import type { ExtensionAPI } from "../src/extensions.js";
@@ -16,7 +15,7 @@ export default function reverseExtension(pi: ExtensionAPI): void {
       required: ["text"],
     },
     execute(args) {
-      // 按字符（码点）倒序：直接对字符串下标倒序会把 emoji 之类拆成两半。
+      // 按字符（码点）倒序。split("") 按 UTF-16 单元切，会把 😀 这样的字符拆成两半、倒序后变成乱码。
       return { content: [...(args.text as string)].reverse().join("") };
     },
   });

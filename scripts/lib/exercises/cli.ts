@@ -1,0 +1,113 @@
+/**
+ * npm run exercise 的全部行为（scripts/exercise.ts 只是个入口）：
+ *
+ *   npm run exercise                 列出全部练习的 ✓/✗、完成数，以及下一个该做哪个
+ *   npm run exercise -- 4            检查练习 4（step04 里的文件）
+ *   npm run exercise -- 4 --hint     看练习 4 的下一级提示：点拨 → 位置 → 轮廓
+ *   npm run exercise -- 4 --watch    文件一变就重新检查（Ctrl+C 退出）
+ *   npm run exercise -- 4 --dir <目录>   检查一份步骤副本
+ */
+
+import path from "node:path";
+
+import { paint, type Paint } from "../color.ts";
+import { stepDir } from "../steps.ts";
+import { EXERCISES, findExercise } from "./registry.ts";
+import { commandFor, formatReport, runExercise, type RunOptions } from "./run.ts";
+import { nextHintLevel } from "./state.ts";
+import { passed, type Exercise } from "./types.ts";
+
+export const USAGE = [
+  "用法：npm run exercise [-- <编号> [--hint | --watch | --dir <步骤目录>]]",
+  "  不带参数：列出全部练习和完成情况",
+  "  <编号>：练习编号就是步骤编号，例如 npm run exercise -- 4",
+].join("\n");
+
+export interface CliEnv {
+  root: string;
+  /** 提示级别记在这里。 */
+  stateFile: string;
+  write(text: string): void;
+  color?: boolean;
+  /** 只为测试：按练习给出步骤目录（默认是仓库里的步骤目录）。 */
+  dirFor?(exercise: Exercise): string;
+  runOptions?: RunOptions;
+}
+
+const HINT_NAMES = ["点拨", "位置", "轮廓"] as const;
+
+export interface ParsedArgs {
+  id?: number;
+  hint: boolean;
+  watch: boolean;
+  dir?: string;
+}
+
+/** 解析参数；不认识的参数返回一句错误。 */
+export function parseArgs(argv: string[]): ParsedArgs | string {
+  const parsed: ParsedArgs = { hint: false, watch: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    if (arg === "--hint") parsed.hint = true;
+    else if (arg === "--watch") parsed.watch = true;
+    else if (arg === "--dir") {
+      const value = argv[++i];
+      if (value === undefined) return "--dir 后面要跟一个步骤目录";
+      parsed.dir = path.resolve(value);
+    } else if (/^\d{1,2}$/.test(arg) && parsed.id === undefined) parsed.id = Number(arg);
+    else return `不认识的参数：${arg}`;
+  }
+  if ((parsed.hint || parsed.watch || parsed.dir !== undefined) && parsed.id === undefined) return "--hint、--watch、--dir 要跟在练习编号后面";
+  if (parsed.hint && parsed.watch) return "--hint 和 --watch 不能一起用";
+  return parsed;
+}
+
+const listOfIds = (): string => EXERCISES.map((exercise) => `${exercise.id}（第 ${exercise.chapter} 章）`).join("、");
+
+/** 运行一次命令（--watch 除外，它由入口脚本处理），返回退出码。 */
+export async function runCli(argv: string[], env: CliEnv): Promise<number> {
+  const p = paint(env.color ?? false);
+  const parsed = parseArgs(argv);
+  if (typeof parsed === "string") {
+    env.write(`${parsed}\n${USAGE}\n`);
+    return 2;
+  }
+  if (parsed.id === undefined) return listAll(env, p);
+  const exercise = findExercise(parsed.id);
+  if (exercise === undefined) {
+    env.write(`没有练习 ${parsed.id}。现有练习：${listOfIds()}\n`);
+    return 2;
+  }
+  if (parsed.hint) {
+    const level = nextHintLevel(env.stateFile, exercise.id);
+    const more = level < 3 ? `还卡着就再运行一次 ${commandFor(exercise, " --hint")}，看第 ${level + 1} 级。` : "这是最后一级提示；参考答案在 solutions/ 里，先自己试完再看。";
+    env.write(`练习 ${exercise.id} · 第 ${exercise.chapter} 章 · 提示 ${level}/3（${HINT_NAMES[level - 1]}）：\n${exercise.hints[level - 1]}\n\n${more}\n`);
+    return 0;
+  }
+  const dir = parsed.dir ?? dirOf(exercise, env);
+  const report = await runExercise(exercise, dir, env.runOptions);
+  env.write(formatReport(report, env.root, p) + "\n");
+  return passed(report) ? 0 : 1;
+}
+
+const dirOf = (exercise: Exercise, env: CliEnv): string => env.dirFor?.(exercise) ?? stepDir(env.root, exercise.step);
+
+/** 列出全部练习：逐个检查，✓/✗、完成数、下一个。 */
+async function listAll(env: CliEnv, p: Paint): Promise<number> {
+  env.write("第 8 章的练习（编号就是步骤编号；任务写在各章的「实践任务」里）：\n\n");
+  let done = 0;
+  let next: Exercise | undefined;
+  for (const exercise of EXERCISES) {
+    const report = await runExercise(exercise, dirOf(exercise, env), env.runOptions);
+    const ok = passed(report);
+    if (ok) done++;
+    else next ??= exercise;
+    const failing = report.checks.filter((check) => !check.ok && check.skipped === undefined).length;
+    const state = ok ? "" : report.notStarted ? p.dim("  还没开始") : p.dim(`  ${failing} 项没通过`);
+    env.write(`${ok ? p.green("✓") : p.red("✗")} ${String(exercise.id).padStart(2)}  第 ${exercise.chapter} 章  ${exercise.title}（${exercise.step}/${exercise.file}）${state}\n`);
+  }
+  env.write(`\n${done}/${EXERCISES.length} 完成\n`);
+  if (next) env.write(`下一个：${commandFor(next)}（第 ${next.chapter} 章「实践任务」：${next.title}）\n`);
+  else env.write("全部完成。\n");
+  return 0;
+}

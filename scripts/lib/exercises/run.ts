@@ -1,0 +1,76 @@
+/**
+ * 跑一个练习的检查，并把结果排成给人看的文字。
+ *
+ * 输出里的每一句结论都由检查结果算出来：通过几项、哪一项没过、看到了什么；
+ * 「宿主代码没动」只有在 src/ 真的核对过时才会出现（见 src-unchanged.ts）。
+ */
+
+import fs from "node:fs";
+import path from "node:path";
+
+import type { Paint } from "../color.ts";
+import { toPosix } from "../paths.ts";
+import { attempt } from "./helpers.ts";
+import { checkSrcUnchanged, type Manifest } from "./src-unchanged.ts";
+import { passed, type Exercise, type Report } from "./types.ts";
+
+export interface RunOptions {
+  /** 只为测试：临时副本不在 git 里时，用这份清单核对 src/。 */
+  manifest?: Manifest;
+}
+
+/** 检查 stepDir 里的练习。永不抛异常：检查器自己出的错也变成一项失败。 */
+export async function runExercise(exercise: Exercise, stepDir: string, options: RunOptions = {}): Promise<Report> {
+  const file = path.join(stepDir, ...exercise.file.split("/"));
+  if (!fs.existsSync(file)) {
+    return { exercise, stepDir, notStarted: true, checks: [{ name: `文件 ${exercise.file} 存在`, ok: false, saw: "还没有这个文件" }] };
+  }
+  const checks = [{ name: `文件 ${exercise.file} 存在`, ok: true }];
+  checks.push(...(await attempt("按行为检查", () => exercise.check(stepDir), 60_000)));
+  checks.push(checkSrcUnchanged(stepDir, exercise.step, options.manifest));
+  return { exercise, stepDir, notStarted: false, checks };
+}
+
+export const commandFor = (exercise: Exercise, flag = ""): string => `npm run exercise -- ${exercise.id}${flag}`;
+
+/** 一份报告排成文字。root 用来把路径写成相对仓库根目录的样子。 */
+export function formatReport(report: Report, root: string, p: Paint): string {
+  const { exercise } = report;
+  const absolute = path.join(report.stepDir, exercise.file);
+  const relative = path.relative(root, absolute);
+  // 仓库里的步骤写相对路径；--dir 指向仓库外的副本时写绝对路径
+  const where = toPosix(relative.startsWith("..") || path.isAbsolute(relative) ? absolute : relative);
+  const lines = [p.bold(`练习 ${exercise.id} · 第 ${exercise.chapter} 章 · ${exercise.title}`), p.dim(`检查 ${where}`), ""];
+  for (const check of report.checks) {
+    if (check.skipped !== undefined) {
+      lines.push(`${p.dim("-")} ${check.name}`, p.dim(`    跳过：${check.skipped}`));
+    } else if (check.ok) {
+      lines.push(`${p.green("✓")} ${check.name}`);
+    } else {
+      lines.push(`${p.red("✗")} ${check.name}`);
+      if (check.saw !== undefined) lines.push(`    看到：${check.saw}`);
+      if (check.expected !== undefined) lines.push(`    期望：${check.expected}`);
+    }
+  }
+  lines.push("");
+  const done = report.checks.filter((check) => check.ok).length;
+  const skipped = report.checks.filter((check) => check.skipped !== undefined).length;
+  const counted = report.checks.length - skipped;
+  const skippedNote = skipped > 0 ? `（另有 ${skipped} 项跳过）` : "";
+  if (report.notStarted) {
+    lines.push(
+      `还没开始：新建 ${exercise.file}。任务写在第 ${exercise.chapter} 章的「实践任务」里。`,
+      `第一条提示：${exercise.hints[0]}`,
+      `写好后运行 ${commandFor(exercise)}；需要更多提示：${commandFor(exercise, " --hint")}`,
+    );
+  } else if (passed(report)) {
+    lines.push(p.green(`练习 ${exercise.id} 通过：${done}/${counted} 项检查全部通过${skippedNote}。`));
+  } else {
+    const first = report.checks.find((check) => !check.ok && check.skipped === undefined);
+    lines.push(
+      p.red(`练习 ${exercise.id} 还没通过：${counted} 项检查里通过 ${done} 项${skippedNote}，第一项没通过的是「${first?.name ?? "？"}」。`),
+      `卡住了就看提示（一次多一级）：${commandFor(exercise, " --hint")}`,
+    );
+  }
+  return lines.join("\n");
+}

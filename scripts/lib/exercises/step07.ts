@@ -1,0 +1,128 @@
+/**
+ * 练习 7（第 8.5 章）：写一个扩展 extensions/reverse.ts，注册把文本倒过来的 reverse 工具。
+ *
+ * 检查器像宿主一样加载它、直接调用它注册的工具，再把它放进一次真实的 Agent 循环：
+ * 假模型用的剧本是步骤自己的 RULES，前面加上检查器自带的两条规则（学习者不必、也不该改 src/rules.ts）。
+ * 会拆坏 emoji 的 split("") 写法过不了「你好😀世界」这一项。
+ */
+
+import path from "node:path";
+
+import { attempt, errorText, expectThat, importFrom, same, show } from "./helpers.ts";
+import type { Check, Exercise } from "./types.ts";
+
+interface ToolResult {
+  role: "toolResult";
+  toolName: string;
+  content: string;
+  isError?: boolean;
+}
+interface Registry {
+  names(): string[];
+  execute(call: { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> }, ctx: { cwd: string }): Promise<ToolResult>;
+}
+interface Host {
+  loaded: string[];
+}
+interface HostModule {
+  ExtensionHost: new (tools: Registry) => Host;
+  loadExtension(file: string, host: Host): Promise<void>;
+  withExtensions(events: AsyncIterable<LoopEvent>, host: Host): AsyncIterable<LoopEvent>;
+}
+interface LoopEvent {
+  type: string;
+  toolCall?: { name: string; arguments: unknown };
+  message?: { role: string; content?: unknown; isError?: boolean };
+}
+interface Rule {
+  on: string;
+  reply: string | ((context: unknown) => string);
+  toolCall?: { name: string; arguments: (input: string) => Record<string, unknown> };
+}
+
+const FILE = "extensions/reverse.ts";
+
+/** 检查器自带的两条剧本规则：让「把 … 倒过来」调用 reverse，工具结果之后收尾。 */
+const CHECKER_RULES: Rule[] = [
+  {
+    on: "倒过来",
+    reply: "交给 reverse 工具。",
+    toolCall: { name: "reverse", arguments: (input) => ({ text: input.replace(/^把/, "").replace(/倒过来$/, "").trim() }) },
+  },
+  { on: "toolResult:reverse", reply: "倒好了。" },
+];
+
+/** [输入, 期望, 这一项为什么存在] */
+const CASES: Array<[string, string, string]> = [
+  ["abcdef", "fedcba", "英文"],
+  ["Harness 你好", "好你 ssenraH", "中英混排"],
+  ["你好😀世界", "界世😀好你", "emoji 不能被拆成两半"],
+];
+
+async function check(stepDir: string): Promise<Check[]> {
+  const checks: Check[] = [];
+  const { createBuiltinTools } = await importFrom<{ createBuiltinTools(): Registry }>(stepDir, "src/tools/index.ts");
+  const hostModule = await importFrom<HostModule>(stepDir, "src/extensions.ts");
+  const tools = createBuiltinTools();
+  const builtins = tools.names();
+  const host = new hostModule.ExtensionHost(tools);
+
+  // 1. 像宿主一样加载它
+  try {
+    await hostModule.loadExtension(path.join(stepDir, FILE), host);
+    checks.push({ name: "宿主能加载这个扩展（默认导出一个工厂函数）", ok: true });
+  } catch (error) {
+    checks.push({ name: "宿主能加载这个扩展（默认导出一个工厂函数）", ok: false, saw: `加载失败：${errorText(error)}` });
+    return checks;
+  }
+
+  // 2. 注册了 reverse
+  const added = tools.names().filter((name) => !builtins.includes(name));
+  checks.push(expectThat("扩展注册了名为 reverse 的工具", added.includes("reverse"), `扩展新注册的工具：${added.join("、") || "（没有）"}`));
+  if (!added.includes("reverse")) return checks;
+
+  // 3. 直接调用工具
+  for (const [input, expected, why] of CASES) {
+    const name = `reverse ${show({ text: input })} 得到 ${show(expected)}（${why}）`;
+    checks.push(
+      ...(await attempt(name, async () => {
+        const result = await tools.execute({ type: "toolCall", id: "check", name: "reverse", arguments: { text: input } }, { cwd: stepDir });
+        if (result.isError) return { name, ok: false, saw: `工具返回了错误结果：${result.content}` };
+        return same(name, result.content, expected);
+      })),
+    );
+  }
+
+  // 4. 放进一次真实的循环：扩展的观察者与工具都经过宿主
+  const name = "一次完整的对话「把 abcdef 倒过来」：第 1 轮调用 reverse，第 2 轮收尾";
+  checks.push(
+    ...(await attempt(name, async () => {
+      const { runAgentLoop } = await importFrom<{ runAgentLoop(options: unknown): AsyncIterable<LoopEvent> }>(stepDir, "src/agent-loop.ts");
+      const { createFakeModel } = await importFrom<{ createFakeModel(options?: unknown): unknown }>(stepDir, "src/fake-model.ts");
+      const { RULES } = await importFrom<{ RULES: Rule[] }>(stepDir, "src/rules.ts");
+      const context = { messages: [{ role: "user", content: "把 abcdef 倒过来" }] as unknown[] };
+      const loop = runAgentLoop({ streamFn: createFakeModel({ rules: [...CHECKER_RULES, ...RULES] }), context, tools, toolContext: { cwd: stepDir }, maxTurns: 4 });
+      const events: LoopEvent[] = [];
+      for await (const event of hostModule.withExtensions(loop, host)) events.push(event);
+      const result = events.find((event) => event.message?.role === "toolResult")?.message;
+      const turns = events.filter((event) => event.type === "turn_end").length;
+      const ok = result?.content === "fedcba" && result.isError !== true && turns === 2;
+      return expectThat(name, ok, `工具结果 ${show(result?.content)}${result?.isError ? "（出错）" : ""}，共 ${turns} 轮`, '工具结果 "fedcba"，共 2 轮');
+    })),
+  );
+  return checks;
+}
+
+export const exercise07: Exercise = {
+  id: 7,
+  step: "step07-abort-extensions",
+  chapter: "8.5",
+  title: "写一个扩展，注册把文本倒过来的 reverse 工具",
+  file: FILE,
+  hints: [
+    "扩展就是一个默认导出的工厂函数：宿主把 pi 交给它，它用 pi.registerTool 往同一个注册表里加工具。「倒过来」要按字符倒，而不是按 UTF-16 单元倒。",
+    "照着 extensions/logger.ts 的形状写（它注册了 upper）；工具的形状见 src/tools/types.ts 的 ToolDefinition。字符串的 split(\"\") 按 UTF-16 单元切，😀 占两个单元。",
+    "export default function (pi: ExtensionAPI) {\n  pi.registerTool({ name: \"reverse\", description: …, parameters: { type: \"object\", properties: { text: { type: \"string\" } }, required: [\"text\"] },\n    execute(args) { return { content: /* 用 [...text] 或 Intl.Segmenter 切成字符，再倒序拼回去 */ }; } });\n}",
+  ],
+  check,
+};

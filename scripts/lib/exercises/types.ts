@@ -1,0 +1,52 @@
+/**
+ * 练习检查器共用的形状。
+ *
+ * 一个练习 = 一个步骤目录里学习者新写的一个文件 + 一组按「行为」判断的检查。
+ * 检查器只运行学习者的代码、看它做了什么，从不比对代码文本。
+ */
+
+/** 一项检查的结果。 */
+export interface Check {
+  /** 学习者看得懂的中文名字，说清楚查的是什么情形。 */
+  name: string;
+  ok: boolean;
+  /** 实际看到了什么（失败时必填，成功时可选）。 */
+  saw?: string;
+  /** 期望看到什么（可选）。 */
+  expected?: string;
+  /** 这一项没有做，以及为什么（例如系统不允许建符号链接）。skipped 的检查不算通过也不算失败。 */
+  skipped?: string;
+}
+
+/** 一个练习的定义。 */
+export interface Exercise {
+  /** 练习编号 = 步骤编号：npm run exercise -- 4 检查 step04 里的练习。 */
+  id: number;
+  /** 步骤目录名，例如 step04-agent-loop。 */
+  step: string;
+  /** 所属章节，例如 "8.3"。 */
+  chapter: string;
+  /** 一句话说明要写什么。 */
+  title: string;
+  /** 学习者要新建的文件，相对步骤目录（正斜杠）。 */
+  file: string;
+  /** 三级提示：先点拨用哪个想法，再指出看哪个文件、哪个函数，最后给代码轮廓。 */
+  hints: readonly [nudge: string, where: string, outline: string];
+  /**
+   * 按行为检查 stepDir（真实步骤目录或它的临时副本）里的练习文件。
+   * 调用前已确认文件存在；这里负责加载它、运行它、比对结果。
+   */
+  check(stepDir: string): Promise<Check[]>;
+}
+
+/** 一次检查的完整报告。 */
+export interface Report {
+  exercise: Exercise;
+  stepDir: string;
+  checks: Check[];
+  /** 文件还不存在：学习者还没开始。 */
+  notStarted: boolean;
+}
+
+export const passed = (report: Report): boolean =>
+  !report.notStarted && report.checks.every((check) => check.ok || check.skipped !== undefined) && report.checks.some((check) => check.ok);
