@@ -144,7 +144,7 @@ const timedOut = context.messages.find((m) => m.role === "toolResult" && m.toolN
 console.log(`工具结果交给了模型：「${timedOut?.role === "toolResult" ? timedOut.content : "（没有）"}」；模型读到它，回答了下一轮。`);
 
 // ── 场景 4 ─────────────────────────────────────────────────────
-// x-should-retry: false 让 HTTP 层不重试，失败直接交到 回合层；这次用默认的 2000ms 等待。
+// x-should-retry: false 让 HTTP 层不重试，失败直接交到回合层；这次用默认的 2000ms 等待。
 console.log("\n=== 场景 4：等待重试时按 Ctrl+C ===\n");
 console.log(`安排：第 1 个请求回 HTTP 500（x-should-retry: false，HTTP 层不重试）；回合层用默认的 ${DEFAULT_BASE_DELAY_MS}ms；`);
 console.log("      用户一看到 [重试] 那一行就按 Ctrl+C\n");

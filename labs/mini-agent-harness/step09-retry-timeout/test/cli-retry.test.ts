@@ -144,7 +144,7 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
     const { server, env } = await serve(test, [
       // 第一句：503，服务器要求等 30 秒（在 60 秒上限之内，HTTP 层会等）
       { httpError: 503, headers: { "retry-after-ms": "30000" } },
-      // 第二句：x-should-retry: false 让 HTTP 层不重试，交给 回合层等 2 s、4 s……
+      // 第二句：x-should-retry: false 让 HTTP 层不重试，交给回合层等 2 s、4 s……
       { httpError: 500, headers: { "x-should-retry": "false" } },
       { httpError: 500, headers: { "x-should-retry": "false" } },
       // 第三句：调用一个要睡一分钟的工具

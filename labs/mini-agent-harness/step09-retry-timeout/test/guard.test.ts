@@ -135,7 +135,7 @@ describe("withModelTimeout", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("配合 回合层：超时 → 重试 → 成功", async () => {
+  it("配合回合层：超时 → 重试 → 成功", async () => {
     const { server, stream } = await serve([{ hang: true }, { text: "这次及时" }]);
     const events: HarnessEvent[] = [];
     for await (const event of runWithRetry({

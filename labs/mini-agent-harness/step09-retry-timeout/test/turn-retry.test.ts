@@ -311,7 +311,7 @@ describe("runWithRetry：上下文溢出 → 压缩一次、重跑一次", () =>
 
 // ── 端到端：真的服务器、真的 Provider ─────────────────────────────
 
-describe("runWithRetry + 真的 Provider（HTTP 层不重试，只看 回合层）", () => {
+describe("runWithRetry + 真的 Provider（HTTP 层不重试，只看回合层）", () => {
   let server: ProviderServer | undefined;
   afterEach(async () => {
     await server?.close();
