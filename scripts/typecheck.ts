@@ -12,11 +12,12 @@ import { listSteps, stepDir } from "./lib/steps.ts";
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const p = paint(shouldColor(process.stdout));
 
-// 根 tsconfig 覆盖 scripts/ 与 vitest.config.ts；步骤目录有 tsconfig.json 的逐个检查
+// 根 tsconfig 覆盖 scripts/ 与 vitest.config.ts；步骤目录有 tsconfig.json 的逐个检查，
+// 本地脚本服务器（labs/scripted-provider/，步骤 08、09 共用）也单独检查一次
 const stepDirs = listSteps(repoRoot).map((s) => stepDir(repoRoot, s));
 const hasTsconfig = (d: string) => fs.existsSync(path.join(d, "tsconfig.json"));
-// 步骤之外的工具包（会话查看器）也有自己的 tsconfig
-const toolDirs = [path.join(repoRoot, "labs", "session-viewer")];
+// 步骤之外的工具包（脚本服务器、会话查看器）也有自己的 tsconfig
+const toolDirs = [path.join(repoRoot, "labs", "scripted-provider"), path.join(repoRoot, "labs", "session-viewer")].filter(hasTsconfig);
 const projects = [repoRoot, ...stepDirs.filter(hasTsconfig), ...toolDirs];
 for (const d of stepDirs.filter((d) => !hasTsconfig(d))) {
   process.stdout.write(p.dim(`- ${toPosix(path.relative(repoRoot, d))}：没有 tsconfig.json，跳过`) + "\n");

@@ -1,7 +1,5 @@
 // SSE 解析吞吐：step08 自己写的 SSE 解析器 vs 一个 npm 上的 SSE 解析包，同一次运行里测，给出比值。
-// 测量本身由 step08 提供（它的 bench/ 目录导出 benchSse({ quick })），这里只负责找到它、调用、列进表里。
-import fs from "node:fs";
-import path from "node:path";
+// 测量本身由 step08 提供（它的 bench/sse.ts 导出 benchSse({ quick })），这里只负责导入、调用、列进表里。
 import { BenchSkip, importFrom, stepByNumber, rootOf, type BenchOptions, type Figure } from "./lib.ts";
 
 export const title = "SSE 吞吐";
@@ -13,21 +11,6 @@ interface SseResult {
 }
 type BenchSse = (options: { quick: boolean }) => Promise<SseResult> | SseResult;
 
-const EXPORTS_BENCH_SSE = /export\s+(?:async\s+)?function\s*\*?\s*benchSse\b|export\s+(?:const|let|var)\s+benchSse\b|export\s*\{[^}]*\bbenchSse\b/;
-
-/** step08 的 bench/ 里导出 benchSse 的文件：先看 index.ts、sse.ts，再看其余 .ts；只导入源码里确实导出了它的文件 */
-export function findBenchSseFile(benchDir: string): string | undefined {
-  if (!fs.existsSync(benchDir)) return undefined;
-  const names = fs.readdirSync(benchDir).filter((n) => /\.(?:ts|mts|js|mjs)$/.test(n) && !/\.(?:test|spec)\./.test(n));
-  const preferred = ["index.ts", "sse.ts", "bench-sse.ts"];
-  names.sort((a, b) => {
-    const ia = preferred.indexOf(a);
-    const ib = preferred.indexOf(b);
-    return (ia < 0 ? preferred.length : ia) - (ib < 0 ? preferred.length : ib) || a.localeCompare(b);
-  });
-  return names.find((n) => EXPORTS_BENCH_SSE.test(fs.readFileSync(path.join(benchDir, n), "utf8")));
-}
-
 export async function run(options: BenchOptions): Promise<Figure[]> {
   let step08: string;
   try {
@@ -35,9 +18,8 @@ export async function run(options: BenchOptions): Promise<Figure[]> {
   } catch {
     throw new BenchSkip("（step08 尚未提供）");
   }
-  const file = findBenchSseFile(path.join(step08, "bench"));
-  if (file === undefined) throw new BenchSkip("（step08 尚未提供）");
-  const mod = await importFrom<{ benchSse?: BenchSse }>(step08, `bench/${file}`);
+  // step08 的 bench/sse.ts 导出 benchSse：直接导入它（没有这个文件时 importFrom 会说明并跳过）
+  const mod = await importFrom<{ benchSse?: BenchSse }>(step08, "bench/sse.ts");
   if (typeof mod.benchSse !== "function") throw new BenchSkip("（step08 尚未提供）");
   const r = await mod.benchSse({ quick: options.quick });
   for (const key of ["oursMBps", "npmMBps", "ratio"] as const) {

@@ -17,6 +17,12 @@ export function unifiedDiff(oldLabel: string, newLabel: string, oldText: string,
     context: options.context ?? 3,
   });
   const lines = patch.split("\n").filter((l) => !/^=+$/.test(l));
+  // jsdiff 像 git 一样把含空格或非 ASCII 字符的文件名加引号并转义（"\346\227\247 …"）：
+  // 表头换回原样的标签，中文才读得懂
+  const oldHeader = lines.findIndex((l) => l.startsWith("--- "));
+  if (oldHeader >= 0) lines[oldHeader] = `--- ${oldLabel}`;
+  const newHeader = lines.findIndex((l) => l.startsWith("+++ "));
+  if (newHeader >= 0) lines[newHeader] = `+++ ${newLabel}`;
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   const p = paint(options.color ?? false);
   return lines

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BenchSkip } from "../bench/lib.ts";
-import { findBenchSseFile, run as runSse } from "../bench/sse.ts";
+import { run as runSse } from "../bench/sse.ts";
 import type { BenchResults } from "../lib/bench-runner.ts";
 import { formatValue } from "../lib/bench-runner.ts";
 import { repoRoot } from "../lib/paths.ts";
@@ -70,11 +70,10 @@ describe("SSE 一项找 step08 的 benchSse", () => {
   });
 
   it("step08 的 bench/ 里导出 benchSse 时列出三个数字", async () => {
-    const dir = writeStep(root, "step08-real-model", {
+    writeStep(root, "step08-real-model", {
       "bench/run.ts": `console.log("这个文件不导出 benchSse，不应被导入");\nprocess.exit(3);\n`,
       "bench/sse.ts": `export async function benchSse({ quick }: { quick: boolean }) {\n  return { oursMBps: quick ? 100 : 1, npmMBps: 50, ratio: 2 };\n}\n`,
     });
-    expect(findBenchSseFile(path.join(dir, "bench"))).toBe("sse.ts");
     const figures = await runSse({ quick: true, root });
     expect(figures.map((f) => [f.value, f.unit])).toEqual([
       [100, "MB/s"],
@@ -83,9 +82,15 @@ describe("SSE 一项找 step08 的 benchSse", () => {
     ]);
   });
 
-  it("bench/ 目录存在但没有 benchSse 时同样跳过", async () => {
-    writeFiles(stepPath(root, "step08-real-model"), { "bench/sse.ts": "export const other = 1;\n" });
-    await expect(runSse({ quick: true, root })).rejects.toThrow("（step08 尚未提供）");
+  it("bench/sse.ts 存在但没有导出 benchSse 时同样跳过", async () => {
+    // 另起一个根目录：同一路径的模块已被上一个测试导入并缓存
+    const other = makeFixtureRoot("bench-sse-none");
+    try {
+      writeFiles(stepPath(other, "step08-real-model"), { "bench/sse.ts": "export const other = 1;\n" });
+      await expect(runSse({ quick: true, root: other })).rejects.toThrow("（step08 尚未提供）");
+    } finally {
+      removeFixtureRoot(other);
+    }
   });
 });
 

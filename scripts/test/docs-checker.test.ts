@@ -71,7 +71,7 @@ describe("章节与 front matter", () => {
 
   it("多步骤章节里不写步骤的引用要报错，写了就通过", () => {
     chapter(
-      fence(["// src/main.ts:1", `import path from "node:path";`]) + `另见 ${STEP}/src/main.ts:7 与 step03-streaming/src/fake-model.ts:38。\n`,
+      fence(["// src/main.ts:1", `import path from "node:path";`]) + `另见 \`path.resolve\`（${STEP}/src/main.ts:7）与 \`第 38 行\`（step03-streaming/src/fake-model.ts:38）。\n`,
       `steps: [step03-streaming, ${STEP}]`,
     );
     const problems = checkDocs(root);
@@ -81,7 +81,7 @@ describe("章节与 front matter", () => {
   });
 
   it("也认列表写法的 steps:", () => {
-    chapter(`见 src/main.ts:7\n`, `steps:\n  - ${STEP}`);
+    chapter(`见 \`path.resolve\`，src/main.ts:7\n`, `steps:\n  - ${STEP}`);
     expect(checkDocs(root)).toEqual([]);
   });
 });
@@ -202,7 +202,7 @@ describe("代码块引用", () => {
 
 describe("正文里的行号引用", () => {
   it("范围内的引用通过，越界的报告文件与行数", () => {
-    chapter("合法：`src/main.ts:7`、src/main.ts:1-130。\n越界：`src/main.ts:120-140`。\n");
+    chapter("合法：`path.resolve`（`src/main.ts:7`）、`main`（src/main.ts:1-130）。\n越界：`src/main.ts:120-140`。\n");
     const problems = checkDocs(root);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ file: CHAPTER, line: BODY_START + 1 });
@@ -211,7 +211,7 @@ describe("正文里的行号引用", () => {
   });
 
   it("只写文件名（main.ts:46）时在步骤的 src/ 里找唯一的同名文件", () => {
-    chapter("main.ts:46 用 path.resolve。\nmain.ts:400 越界。\ntypes.ts:3 有歧义。\nloader.ts:413-424 找不到。\nlogger.ts:2 在 extensions 里。\n");
+    chapter("main.ts:46 是 `填充 46`。\nmain.ts:400 越界。\ntypes.ts:3 有歧义。\nloader.ts:413-424 找不到。\nlogger.ts:2 在 extensions 里：`已加载`。\n");
     const problems = checkDocs(root);
     expect(problems.map((p) => p.line)).toEqual([BODY_START + 1, BODY_START + 2, BODY_START + 3]);
     expect(problems[0]?.message).toContain("只有 130 行");
@@ -221,20 +221,36 @@ describe("正文里的行号引用", () => {
   });
 
   it("续写 `、:120-124` 与 `与 :126-136` 指向同一个文件", () => {
-    chapter("源码位置：src/main.ts:7（解析）、:120-124 与 `:126-136`。\n");
+    chapter("源码位置：`path.resolve` src/main.ts:7（解析）、`填充 120` :120-124 与 `:126-136`。\n");
     const { problems, stats } = checkDocsWithStats(root);
     expect(stats.citations).toBe(3);
     expect(problems).toHaveLength(1);
     expect(problems[0]?.message).toContain(`${STEP}/src/main.ts:126-136`);
   });
 
+  it("引用点名的符号（前后最近的行内代码）必须出现在被引的行里：行移走了就报错", () => {
+    chapter("交互模式里 `projectRoot` 是当前目录（`src/main.ts:4`）。\n");
+    expect(checkDocs(root)).toEqual([]);
+    chapter("交互模式里 `projectRoot` 是当前目录（`src/main.ts:5`）。\n");
+    const moved = checkDocs(root);
+    expect(moved).toHaveLength(1);
+    expect(moved[0]?.message).toBe(`引用 src/main.ts:5 点名的 \`projectRoot\` 不在 ${STEP}/src/main.ts 第 5 行里（代码移动了？）`);
+  });
+
+  it("符号可以写在引用之后；标识符对上也算（`ExtensionHost.emit` 对上 `emit(`）；文件名不算符号", () => {
+    chapter("见 src/main.ts:7（`path.resolve(projectRoot, file)`）。\n见 `console.log(value)`：src/main.ts:8。\n");
+    expect(checkDocs(root)).toEqual([]);
+    chapter("`src/types.ts` 见 src/main.ts:7。\n");
+    expect(checkDocs(root)[0]?.message).toContain("没有点名它指的是什么");
+  });
+
   it("续写不跨行", () => {
-    chapter("src/main.ts:7\n与 :999 无关。\n");
+    chapter("`path.resolve`：src/main.ts:7\n与 :999 无关。\n");
     expect(checkDocs(root)).toEqual([]);
   });
 
   it("跨步骤引用 step03-streaming/src/fake-model.ts:38", () => {
-    chapter("此前是 step03-streaming/src/fake-model.ts:38，越界的是 step03-streaming/src/fake-model.ts:41。\n");
+    chapter("此前是 `第 38 行` step03-streaming/src/fake-model.ts:38，越界的是 step03-streaming/src/fake-model.ts:41。\n");
     const problems = checkDocs(root);
     expect(problems).toHaveLength(1);
     expect(problems[0]?.message).toContain("只有 40 行");
@@ -313,7 +329,7 @@ describe("排序", () => {
   it("问题按文件、行号排序", () => {
     writeFiles(root, {
       "docs/8.6-b.md": `---\nstep: ${STEP}\n---\nsrc/main.ts:999\n`,
-      "docs/8.1-a.md": `---\nstep: ${STEP}\n---\nsrc/main.ts:998\nsrc/main.ts:7\nsrc/main.ts:997\n`,
+      "docs/8.1-a.md": `---\nstep: ${STEP}\n---\nsrc/main.ts:998\n\`path.resolve\` src/main.ts:7\nsrc/main.ts:997\n`,
     });
     expect(checkDocs(root).map((p) => `${p.file}:${p.line}`)).toEqual(["docs/8.1-a.md:4", "docs/8.1-a.md:6", "docs/8.6-b.md:4"]);
   });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { goldenDiff } from "../lib/golden-check.ts";
 import { runAllDemos, runOneDemo, updateGolden } from "../lib/golden-runner.ts";
+import { unifiedDiff } from "../lib/unified-diff.ts";
 import { normalizeEol } from "../lib/text.ts";
 import { Collector, makeFixtureRoot, removeFixtureRoot, stepPath, writeStep } from "./helpers/fixture.ts";
 
@@ -130,5 +131,12 @@ describe("单个步骤与 golden:update", () => {
     expect(out.text).toContain("未更新");
     expect(out.text).toContain("退出码 3");
     expect(fs.readFileSync(path.join(stepPath(root, "step03-crash"), "expected-output.txt"), "utf8")).toBe("旧的\n");
+  });
+});
+
+describe("golden:update 打印的 diff 表头", () => {
+  it("中文标签原样显示，不被转义成 \\346…", () => {
+    const text = unifiedDiff("旧 expected-output.txt", "新 expected-output.txt", "你> 你好\n", "你> 您好\n");
+    expect(text.split("\n").slice(0, 2)).toEqual(["--- 旧 expected-output.txt", "+++ 新 expected-output.txt"]);
   });
 });

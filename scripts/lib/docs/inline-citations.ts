@@ -8,6 +8,9 @@ const FULL = new RegExp(`(?<![\\w./@-])((?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}):(\\d+)
 // 续写：`、:120-124`、`与 :126-136`，沿用同一行里上一个引用的文件
 const CONTINUATION = /:(\d+)(?:-(\d+))?(?!\w)/g;
 const CONTINUATION_BEFORE = /[、与和及,，(（\s]/;
+const PATH_ONLY = new RegExp(`^(?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}$|^(?:[\\w.-]+/)+$`);
+// 整段行内代码就是一个引用（`src/main.ts:46`），它不是「点名的符号」
+const FULL_ONE = new RegExp(`^(?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}:\\d+(?:-\\d+)?$`);
 
 // 正文里要先抹掉的部分：URL 与 HTML 注释（用空格占位，列位置不变）
 function blankOut(line: string): string {
@@ -26,6 +29,25 @@ interface Anchor {
   resolved: Resolved;
 }
 
+interface Span {
+  start: number;
+  end: number;
+  text: string;
+}
+
+const IDENT = /[A-Za-z_$][\w$]*/g;
+
+/**
+ * 引用点名的东西在不在被引的行里：行内代码原样出现，或者它最长的那个标识符出现
+ * （`ReplyBuilder.finish` 对上 `finish(`，`createProviderStream(config)` 对上 `createProviderStream`）。
+ */
+export function mentions(lines: string[], symbol: string): boolean {
+  const text = lines.join("\n");
+  if (text.includes(symbol)) return true;
+  const longest = [...symbol.matchAll(IDENT)].map((m) => m[0]).sort((a, b) => b.length - a.length)[0];
+  return longest !== undefined && longest.length >= 3 && new RegExp(`(?<![\\w$])${longest.replace(/\$/g, "\\$")}(?![\\w$])`).test(text);
+}
+
 /** 检查一行正文里的所有行号引用，返回检查了几处 */
 export function checkInlineLine(raw: string, lineNo: number, file: string, resolver: CitationResolver, problems: Problem[]): number {
   const line = blankOut(raw);
@@ -34,7 +56,21 @@ export function checkInlineLine(raw: string, lineNo: number, file: string, resol
   const piNames = new Set<string>();
   let count = 0;
 
-  const check = (resolved: Resolved, cited: string, from: number, to: number): void => {
+  // 行内代码：引用自己所在的那些不算「点名的符号」
+  const spans: Span[] = [...line.matchAll(/`([^`]+)`/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[1] ?? "" }));
+  // 文件名（`src/extensions.ts`、`package.json`）也不算：它说的是哪个文件，不是哪几行
+  const isCitationSpan = (s: Span) =>
+    FULL_ONE.test(s.text) || /^:\d+(-\d+)?$/.test(s.text) || isPiReference(s.text) || PATH_ONLY.test(s.text);
+  const symbols = spans.filter((s) => !isCitationSpan(s));
+
+  /** 引用前后最近的行内代码：两者有一个出现在被引的行里就算对上 */
+  const named = (start: number, end: number): Span[] => {
+    const before = symbols.filter((s) => s.end <= start).pop();
+    const after = symbols.find((s) => s.start >= end);
+    return [before, after].filter((s): s is Span => s !== undefined);
+  };
+
+  const check = (resolved: Resolved, cited: string, from: number, to: number, at: [number, number]): void => {
     if (resolved.kind === "skip") return;
     count++;
     if (resolved.kind === "error") {
@@ -42,7 +78,18 @@ export function checkInlineLine(raw: string, lineNo: number, file: string, resol
       return;
     }
     const bad = rangeProblem(cited, resolved.display, resolved.lines.length, from, to);
-    if (bad !== undefined) problems.push({ file, line: lineNo, message: bad });
+    if (bad !== undefined) {
+      problems.push({ file, line: lineNo, message: bad });
+      return;
+    }
+    const candidates = named(at[0], at[1]);
+    const cut = resolved.lines.slice(from - 1, to);
+    if (candidates.length === 0) {
+      problems.push({ file, line: lineNo, message: `引用 ${cited} 没有点名它指的是什么：在它前后用行内代码写出那几行里的一个符号（例如 \`delayMs\`）` });
+    } else if (!candidates.some((s) => mentions(cut, s.text))) {
+      const names = candidates.map((s) => `\`${s.text}\``).join(" 或 ");
+      problems.push({ file, line: lineNo, message: `引用 ${cited} 点名的 ${names} 不在 ${resolved.display} 第 ${from === to ? from : `${from}-${to}`} 行里（代码移动了？）` });
+    }
   };
 
   for (const m of line.matchAll(FULL)) {
@@ -57,7 +104,7 @@ export function checkInlineLine(raw: string, lineNo: number, file: string, resol
     const resolved: Resolved = pi || piShorthand ? { kind: "skip" } : resolver.resolve(cited);
     anchors.push({ end, resolved });
     const from = Number(m[2]);
-    check(resolved, m[0], from, m[3] === undefined ? from : Number(m[3]));
+    check(resolved, m[0], from, m[3] === undefined ? from : Number(m[3]), [start, end]);
   }
 
   for (const m of line.matchAll(CONTINUATION)) {
@@ -73,7 +120,7 @@ export function checkInlineLine(raw: string, lineNo: number, file: string, resol
     const from = Number(m[1]);
     const to = m[2] === undefined ? from : Number(m[2]);
     const label = anchor.resolved.kind === "file" ? `${anchor.resolved.display}${m[0]}` : m[0];
-    check(anchor.resolved, label, from, to);
+    check(anchor.resolved, label, from, to, [start, start + m[0].length]);
   }
   return count;
 }

@@ -26,7 +26,7 @@ export const RULES: Rule[] = [
   },
   { on: "toolResult:calc", reply: (context) => answerFromTool(context, "结果是 ", "。") },
   // ── 兜底：剧本里没有的话 ──
-  { on: "", reply: "（离线假模型）这句话不在剧本里。试试：我叫小明 / 我叫什么 / 说个长的 / 帮我算 17*38。" },
+  { on: "", reply: "（离线假模型）这句话不在剧本里。试试：我叫小明 / 我叫什么 / 说个长的 / 出个错 / 帮我算 17*38。" },
 ];
 
 /** 一条规则。 */

@@ -39,7 +39,7 @@ export const RULES: Rule[] = [
   },
   { on: "toolResult:read_file", reply: (context) => answerFromTool(context, "文件第一行是：", "") },
   // ── 兜底：剧本里没有的话 ──
-  { on: "", reply: "（离线假模型）这句话不在剧本里。试试：我叫小明 / 我叫什么 / 说个长的 / 帮我算 17*38。" },
+  { on: "", reply: "（离线假模型）这句话不在剧本里。试试：我叫小明 / 我叫什么 / 说个长的 / 出个错 / 帮我算 17*38 / 读一下 package.json / 把 abc 转成大写。" },
 ];
 
 /** 一条规则。 */

@@ -5,9 +5,9 @@
  * 只是这次让它按顺序出几种故障，看三层重试与两种超时各自怎么接住：
  *
  *   场景 1：429 + retry-after-ms：HTTP 层悄悄重试，屏幕上什么都看不出来；
- *   场景 2：连着几个 500：HTTP 层重试用完，turn 层接手，打印重试状态行；
+ *   场景 2：连着几个 500：HTTP 层重试用完，回合层接手，打印重试状态行；
  *   场景 3：慢工具被工具超时掐断，结果交给模型，对话照常往下走；
- *   场景 4：turn 层等待重试时按 Ctrl+C：立刻收场，不再发请求；
+ *   场景 4：回合层等待重试时按 Ctrl+C：立刻收场，不再发请求；
  *   场景 5：上下文溢出：压缩一次，再跑一次；
  *   场景 6：额度用完（insufficient_quota）：两层都不重试；
  *   场景 7：服务器要求等 120 秒，超过 60 秒的上限：立刻报错，点名要等多久。
@@ -22,12 +22,11 @@ import { fileURLToPath } from "node:url";
 
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { withModelTimeout } from "./guard.js";
-import { startProviderServer } from "./provider-server.js";
+import { startLocalProvider, type Fault } from "./local-provider.js";
 import { createProviderStream } from "./providers/index.js";
 import { renderEvents } from "./render.js";
 import { DEFAULT_HTTP_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./retry/http-retry.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
-import { scriptedProvider, type Fault } from "./scripted-provider.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context, HarnessEvent } from "./types.js";
@@ -37,14 +36,14 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 const KEY = "sk-demo-0000-not-a-real-key";
 
 // ── 配置：演示用的小数字 ───────────────────────────────────────
-/** turn 层第一次重试前等多久（之后翻倍）。默认是 2000，演示里缩成 20。 */
+/** 回合层第一次重试前等多久（之后翻倍）。默认是 2000，演示里缩成 20。 */
 const BASE_DELAY_MS = 20;
 const MODEL_TIMEOUT_MS = 10_000;
 const TOOL_TIMEOUT_MS = 50;
 
 // 本地脚本服务器。faults 里排着接下来几个请求的故障，一个请求用掉一个；排空了就正常回答。
 const faults: Array<Fault | undefined> = [];
-const server = await startProviderServer(scriptedProvider({ chunkDelayMs: 5, fault: () => faults.shift() }));
+const server = await startLocalProvider({ chunkDelayMs: 5, fault: () => faults.shift() });
 const streamFn = withModelTimeout(
   createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "scripted" }),
   MODEL_TIMEOUT_MS,
@@ -110,7 +109,7 @@ console.log(`可用工具：${tools.names().join("、")}（upper、sleep 来自�
 console.log("模型服务：本地脚本服务器（127.0.0.1 上的随机端口），按 rules.ts 的剧本回答；出什么故障由每个场景安排");
 console.log(`HTTP 层（在 Provider 里面，用户看不见）：最多重试 ${DEFAULT_HTTP_MAX_RETRIES} 次；服务器要求的等待上限 ${DEFAULT_MAX_RETRY_DELAY_MS}ms`);
 console.log(
-  `turn 层：最多重试 ${DEFAULT_MAX_RETRIES} 次，第一次等 ${BASE_DELAY_MS}ms、之后翻倍（默认 ${DEFAULT_BASE_DELAY_MS}ms，演示里缩小了）；` +
+  `回合层：最多重试 ${DEFAULT_MAX_RETRIES} 次，第一次等 ${BASE_DELAY_MS}ms、之后翻倍（默认 ${DEFAULT_BASE_DELAY_MS}ms，演示里缩小了）；` +
     `模型超时：${MODEL_TIMEOUT_MS}ms；工具超时：${TOOL_TIMEOUT_MS}ms`,
 );
 
@@ -125,15 +124,15 @@ console.log(`服务器收到 ${server.requests.length - from} 个请求，内容
 
 // ── 场景 2 ─────────────────────────────────────────────────────
 // 每个 500 都带 retry-after-ms: 10，HTTP 层的等待也就是配置出来的小数字（不带的话是 0.5 s、1 s 再加随机抖动）。
-console.log("\n=== 场景 2：连着 3 个 500，HTTP 层放弃，turn 层接手 ===\n");
+console.log("\n=== 场景 2：连着 3 个 500，HTTP 层放弃，回合层接手 ===\n");
 console.log("安排：接下来 3 个请求都回 HTTP 500（retry-after-ms: 10），第 4 个正常\n");
 const e500: Fault = { httpError: 500, headers: { "retry-after-ms": "10" } };
 faults.push(e500, e500, e500);
 from = server.requests.length;
 await say("我叫什么");
-console.log(`服务器收到 ${server.requests.length - from} 个请求：第一次尝试里 HTTP 层发了 1 + ${DEFAULT_HTTP_MAX_RETRIES} 个，turn 层的第 1 次重试又发了 1 个。`);
+console.log(`服务器收到 ${server.requests.length - from} 个请求：第一次尝试里 HTTP 层发了 1 + ${DEFAULT_HTTP_MAX_RETRIES} 个，回合层的第 1 次重试又发了 1 个。`);
 console.log(`两层叠起来，一次模型调用最坏要发 (1+${DEFAULT_HTTP_MAX_RETRIES})×(1+${DEFAULT_MAX_RETRIES}) = ${(1 + DEFAULT_HTTP_MAX_RETRIES) * (1 + DEFAULT_MAX_RETRIES)} 个请求。`);
-console.log("turn 层重试发出的那个请求里的消息（失败的那条回复不在里面）：");
+console.log("回合层重试发出的那个请求里的消息（失败的那条回复不在里面）：");
 for (const line of describeSent(server.requests.length - 1)) console.log(line);
 console.log(`运行时上下文里有 ${context.messages.length} 条消息；会话文件里有 ${savedMessages()} 条——失败的那条还留在文件里。`);
 
@@ -145,9 +144,9 @@ const timedOut = context.messages.find((m) => m.role === "toolResult" && m.toolN
 console.log(`工具结果交给了模型：「${timedOut?.role === "toolResult" ? timedOut.content : "（没有）"}」；模型读到它，回答了下一轮。`);
 
 // ── 场景 4 ─────────────────────────────────────────────────────
-// x-should-retry: false 让 HTTP 层不重试，失败直接交到 turn 层；这次用默认的 2000ms 等待。
+// x-should-retry: false 让 HTTP 层不重试，失败直接交到回合层；这次用默认的 2000ms 等待。
 console.log("\n=== 场景 4：等待重试时按 Ctrl+C ===\n");
-console.log(`安排：第 1 个请求回 HTTP 500（x-should-retry: false，HTTP 层不重试）；turn 层用默认的 ${DEFAULT_BASE_DELAY_MS}ms；`);
+console.log(`安排：第 1 个请求回 HTTP 500（x-should-retry: false，HTTP 层不重试）；回合层用默认的 ${DEFAULT_BASE_DELAY_MS}ms；`);
 console.log("      用户一看到 [重试] 那一行就按 Ctrl+C\n");
 faults.push({ httpError: 500, headers: { "x-should-retry": "false" } });
 from = server.requests.length;

@@ -6,7 +6,7 @@
  *   --continue             恢复 .sessions/ 里最近的一次会话
  *   --session <文件>       打开指定的会话文件
  *   --extension <文件>     加载一个扩展，可以给多次；路径相对于项目根目录
- *   --retries <次数>       turn 层最多自动重试几次（默认 3，等 2 s、4 s、8 s；0 = 不重试）
+ *   --retries <次数>       回合层最多自动重试几次（默认 3，等 2 s、4 s、8 s；0 = 不重试）
  *   --model-timeout <毫秒> 每次模型调用的总时限（默认 120000；0 = 不限时）
  *   --tool-timeout <毫秒>  每次工具调用的时限（默认 30000；0 = 不限时）
  * Ctrl+C：正在回复（或正在等待重试）时只取消这一轮，空闲时退出；Ctrl+D 或 /exit：结束输入并退出。
@@ -23,11 +23,10 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS, withModelTimeout } from "./guard.js";
-import { startProviderServer } from "./provider-server.js";
+import { startLocalProvider } from "./local-provider.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
 import { renderEvents } from "./render.js";
 import { DEFAULT_MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
-import { scriptedProvider } from "./scripted-provider.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
@@ -97,7 +96,7 @@ for (const warning of warnings) console.error(`[警告] ${warning}`);
 const context: Context = { messages: session.messages() };
 // 真实模型与本地脚本服务器走同一条路：createProviderStream 造出的 StreamFn。
 // 本地服务器每 40 毫秒发一段，节奏和 step07 的假模型差不多。
-const local = provider.configured ? undefined : await startProviderServer(scriptedProvider({ chunkDelayMs: 40 }));
+const local = provider.configured ? undefined : await startLocalProvider({ chunkDelayMs: 40 });
 const config = local
   ? { ...provider.config, baseUrl: provider.config.api === "anthropic" ? local.anthropicBaseUrl : local.openaiBaseUrl }
   : provider.config;

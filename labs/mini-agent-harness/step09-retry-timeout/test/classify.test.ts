@@ -80,7 +80,7 @@ const FATAL_QUOTA: string[] = [
   "Monthly usage limit reached. Enable usage from your available balance to continue.",
   'HTTP 429：{"code":"1308","message":"已达到套餐用量上限"}',
   "HTTP 403：Key is out of budget",
-  // 与 Pi 不同：服务器要的等待超过上限，HTTP 层已经放弃，turn 层也不再 2 秒后去碰钉子
+  // 与 Pi 不同：服务器要的等待超过上限，HTTP 层已经放弃，回合层也不再 2 秒后去碰钉子
   "服务器要求等待 120 秒，超过上限 60 秒，放弃重试：HTTP 429：rate_limit_error：Too Many Requests",
 ];
 

@@ -4,7 +4,7 @@
  *   - 三条「完成标准」：429 + retry-after-ms 50 一次 → 只看到回答；retry-after 120 → 立刻报错并点名 120 秒；
  *     400「prompt is too long」→ 不打转，至多压缩一次就给出清楚的错误；
  *   - --retries / --model-timeout / --tool-timeout：横幅里的值、坏值的用法错误（退出码 2）、真的生效；
- *   - Ctrl+C（SIGINT）落在三种等待上：HTTP 层的退避、turn 层的退避、挂住的工具，都立刻回到提示符。
+ *   - Ctrl+C（SIGINT）落在三种等待上：HTTP 层的退避、回合层的退避、挂住的工具，都立刻回到提示符。
  * 计时只用宽松的上限（证明「没有干等」），不断言具体用了多久。
  */
 
@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi, type TestContext } from "vitest";
 
-import { startProviderServer, type ProviderServer, type Script } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
 import { cleanEnv, makeSandbox, removeSandbox, runCli, tsxLoader } from "./helpers/cli.js";
 
 const KEY = "sk-proj-TEST-ONLY-step09-retry";
@@ -139,12 +139,12 @@ const noSignals = process.platform === "win32";
 if (noSignals) console.warn("[跳过] SIGINT 测试：Windows 不能向别的进程发送 SIGINT（child.kill 会直接结束它）");
 
 describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
-  it("HTTP 层退避、turn 层退避、挂住的工具：都立刻回到提示符，且不再发请求", async (test) => {
+  it("HTTP 层退避、回合层退避、挂住的工具：都立刻回到提示符，且不再发请求", async (test) => {
     const dir = sandbox(test);
     const { server, env } = await serve(test, [
       // 第一句：503，服务器要求等 30 秒（在 60 秒上限之内，HTTP 层会等）
       { httpError: 503, headers: { "retry-after-ms": "30000" } },
-      // 第二句：x-should-retry: false 让 HTTP 层不重试，交给 turn 层等 2 s、4 s……
+      // 第二句：x-should-retry: false 让 HTTP 层不重试，交给回合层等 2 s、4 s……
       { httpError: 500, headers: { "x-should-retry": "false" } },
       { httpError: 500, headers: { "x-should-retry": "false" } },
       // 第三句：调用一个要睡一分钟的工具
@@ -179,7 +179,7 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
     expect(await interrupt()).toBeLessThan(10_000); // 宽松上限：远小于 30 秒
     expect(lines(stdout, "[错误]")).toEqual([]); // HTTP 层的取消就是取消，不是错误
 
-    // 2. turn 层的退避：第二次等待（4000ms）开始时按下
+    // 2. 回合层的退避：第二次等待（4000ms）开始时按下
     child.stdin.write("第二句\n");
     await waitFor("[重试] 第 2/3 次，4000ms 后重试：HTTP 500：api_error：Internal Server Error");
     expect(await interrupt()).toBeLessThan(3_000); // 宽松上限：小于那次 4 秒的等待

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runAgentLoop } from "../src/agent-loop.js";
 import { guardCall, withModelTimeout } from "../src/guard.js";
-import { startProviderServer, type ProviderServer } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer } from "scripted-provider";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { classifyAssistantError } from "../src/retry/classify.js";
 import { runWithRetry } from "../src/retry/turn-retry.js";
@@ -135,7 +135,7 @@ describe("withModelTimeout", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("配合 turn 层：超时 → 重试 → 成功", async () => {
+  it("配合回合层：超时 → 重试 → 成功", async () => {
     const { server, stream } = await serve([{ hang: true }, { text: "这次及时" }]);
     const events: HarnessEvent[] = [];
     for await (const event of runWithRetry({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startProviderServer, type ProviderServer, type Script } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { classifyAssistantError } from "../src/retry/classify.js";
@@ -214,7 +214,7 @@ describe("HTTP 层重试：对着真的本地服务器", () => {
       "服务器要求等待 120 秒，超过上限 60 秒，放弃重试：HTTP 429：rate_limit_error：Too Many Requests",
     );
     expect(server.requests).toHaveLength(1);
-    // 外面的 turn 层也不再重试（与 Pi 不同，见 classify.ts 表三的最后一条）
+    // 外面的回合层也不再重试（与 Pi 不同，见 classify.ts 表三的最后一条）
     expect(classifyAssistantError(message)).toBe("fatal");
   });
 
@@ -264,7 +264,7 @@ describe("HTTP 层重试：对着真的本地服务器", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("429 insufficient_quota（OpenAI 的额度用完）：不重试，turn 层也判为致命", async () => {
+  it("429 insufficient_quota（OpenAI 的额度用完）：不重试，回合层也判为致命", async () => {
     const body = {
       error: {
         message: "You exceeded your current quota, please check your plan and billing details.",
@@ -294,7 +294,7 @@ describe("HTTP 层重试：对着真的本地服务器", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("文字已经流出来以后断了：不重试（说过的话收不回），交给 turn 层", async () => {
+  it("文字已经流出来以后断了：不重试（说过的话收不回），交给回合层", async () => {
     const { server, stream } = await serve([{ text: "一二三四五六", dropAfterChunks: 3 }, { text: "用不到" }]);
     const { deltas, message } = await collect(stream);
     expect(deltas).toEqual(["一二"]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startProviderServer, type ProviderServer } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer } from "scripted-provider";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { compactionNote } from "../src/retry/compaction.js";
 import { OVERFLOW_RECOVERY_FAILED, RETRY_CANCELLED, runWithRetry, type RunWithRetryOptions } from "../src/retry/turn-retry.js";
@@ -311,13 +311,13 @@ describe("runWithRetry：上下文溢出 → 压缩一次、重跑一次", () =>
 
 // ── 端到端：真的服务器、真的 Provider ─────────────────────────────
 
-describe("runWithRetry + 真的 Provider（HTTP 层不重试，只看 turn 层）", () => {
+describe("runWithRetry + 真的 Provider（HTTP 层不重试，只看回合层）", () => {
   let server: ProviderServer | undefined;
   afterEach(async () => {
     await server?.close();
   });
 
-  it("500、流中断、成功：turn 层重试两次；服务器收到 3 个一样的请求", async () => {
+  it("500、流中断、成功：回合层重试两次；服务器收到 3 个一样的请求", async () => {
     server = await startProviderServer([{ httpError: 500 }, { text: "半句", dropAfterChunks: 3 }, { text: "完整的回答" }]);
     const streamFn = createOpenAIStream({ baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "m", maxRetries: 0 });
     const context = ask({ role: "user", content: "你好" });

@@ -2,11 +2,11 @@
  * 等多久、怎么等。两层重试各有各的公式，等待本身共用一个可取消的 sleep。
  */
 
-/** turn 层的等待上限（Pi 的 maxAgentDelayMs）：指数增长到这里就不再增长。 */
+/** 回合层的等待上限（Pi 的 maxAgentDelayMs）：指数增长到这里就不再增长。 */
 export const DEFAULT_MAX_TURN_DELAY_MS = 60_000;
 
 /**
- * turn 层：第 attempt 次重试（从 1 数起）前等 baseDelayMs·2^(attempt−1)。
+ * 回合层：第 attempt 次重试（从 1 数起）前等 baseDelayMs·2^(attempt−1)。
  * 默认 2000 ms → 2 s、4 s、8 s。不加抖动：用户看得见这个数，演示也要稳定。
  */
 export function turnRetryDelay(attempt: number, baseDelayMs: number, maxDelayMs = DEFAULT_MAX_TURN_DELAY_MS): number {

@@ -67,7 +67,7 @@ export const NON_RETRYABLE_PATTERNS: readonly RegExp[] = [
   /"code"\s*:\s*"?1308(?![0-9])/i, // 智谱 GLM 1308：套餐用量到顶，几小时后才恢复
   // TLS 证书有问题（过期、自签、证书链不全）：网络是通的，再连一百次也是同一张证书。
   /certificate|CERT_HAS_EXPIRED|SELF_SIGNED_CERT|UNABLE_TO_(?:VERIFY_LEAF|GET_ISSUER)/i,
-  // HTTP 层已经判定：服务器要求的等待超过了上限。Pi 在这里让 turn 层 2 秒后接着试；
+  // HTTP 层已经判定：服务器要求的等待超过了上限。Pi 在这里让回合层 2 秒后接着试；
   // 我们不：服务器说了要等 120 秒，2 秒后再问只会再被拒一次，还多耗一次配额。
   /服务器要求等待 .*超过上限/,
 ];
