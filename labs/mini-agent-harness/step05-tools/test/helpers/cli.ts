@@ -45,12 +45,12 @@ export interface CliResult {
 }
 
 /** 运行 src/main.ts：把 input 整个写进标准输入后关闭（相当于最后按了 Ctrl+D）。 */
-export function runCli(cwd: string, args: string[], input: string, timeoutMs = 20_000): Promise<CliResult> {
+export function runCli(cwd: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
   return runScript(cwd, "src/main.ts", args, input, timeoutMs);
 }
 
 /** 运行 cwd 下的一个 .ts 脚本，收集输出。超时则杀掉进程并让测试失败。 */
-export function runScript(cwd: string, script: string, args: string[], input: string, timeoutMs = 20_000): Promise<CliResult> {
+export function runScript(cwd: string, script: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", tsxLoader, script, ...args], {
       cwd,
