@@ -16,5 +16,8 @@ export default defineConfig({
     // 大多数测试在等子进程（真实的 CLI、demo、本地 HTTP 服务），CPU 并不忙：
     // 两核机器上开 4 个 worker，整套测试的墙钟时间差不多减半。
     maxWorkers: 4,
+    // 测试文件之间复用 worker 进程，不为每个文件重新起一个：省下约两成 CPU 时间。
+    // 各文件自己收拾现场（临时目录、服务器、假时钟都在 afterEach / onTestFinished 里还原）。
+    isolate: false,
   },
 });

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 
-import { makeSandbox, removeSandbox, stepRoot, tsxCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, stepRoot, testLoader, tsxCli } from "./helpers/cli.js";
 
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
 const python = process.platform === "win32" ? undefined : ["python3", "python"].find((cmd) => spawnSync(cmd, ["-c", "import pty"]).status === 0);
@@ -20,10 +20,15 @@ interface Report {
   transcript: string;
 }
 
-/** 在伪终端里按脚本驱动 CLI。异步起进程：三个用例可以同时跑，互不等待。 */
-function drive(cwd: string, script: object[]): Promise<Report> {
+/**
+ * 在伪终端里按脚本驱动 CLI。异步起进程：三个用例可以同时跑，互不等待。
+ * via "tsx"：和 npm start 一样经过 tsx 命令行（它自己再起一个 node 子进程，终端里的 Ctrl+C 两个进程都会收到）；
+ * via "loader"：直接 node --import 测试用的轻量加载器，省一个进程。
+ */
+function drive(cwd: string, script: object[], via: "tsx" | "loader" = "loader"): Promise<Report> {
+  const cli = via === "tsx" ? [tsxCli, "src/main.ts"] : ["--import", testLoader, "src/main.ts"];
   return new Promise((resolve, reject) => {
-    const child = spawn(python!, [driver, JSON.stringify(script), process.execPath, tsxCli, "src/main.ts"], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(python!, [driver, JSON.stringify(script), process.execPath, ...cli], { cwd, env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -59,7 +64,7 @@ describe.skipIf(!python)("伪终端里的 Ctrl+C 与 Ctrl+D", () => {
       { sleep: 0.5 },
       { send: "\u0003" },
       { expect: "再见。" },
-    ]);
+    ], "tsx"); // 和 npm start 一样：终端里的 Ctrl+C 经过 tsx 命令行
     expect(report.failure, report.transcript).toBeNull();
     expect(report.exitCode).toBe(0);
     // 半句话、[已取消]、空行、新的提示符，最后是再见。
