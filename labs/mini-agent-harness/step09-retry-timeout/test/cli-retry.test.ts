@@ -162,7 +162,7 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
     const waitFor = (text: string, from = 0): Promise<void> =>
-      vi.waitFor(() => expect(stdout.indexOf(text, from), `等不到 ${text}，当前输出：\n${stdout}`).toBeGreaterThanOrEqual(0), { timeout: 15_000, interval: 10 });
+      vi.waitFor(() => expect(stdout.indexOf(text, from), `等不到 ${text}，当前输出：\n${stdout}`).toBeGreaterThanOrEqual(0), { timeout: 60_000, interval: 10 }); // 只防真卡住
     /** 按 Ctrl+C，等到 [已取消] 和新的提示符；返回从按下到看见 [已取消] 用了多久。 */
     const interrupt = async (): Promise<number> => {
       const from = stdout.length;
@@ -177,8 +177,8 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
     await waitFor("你> ");
     // 1. HTTP 层的退避：服务器收到请求、回了 503 之后按下
     child.stdin.write("第一句\n");
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 15_000, interval: 10 });
-    expect(await interrupt()).toBeLessThan(10_000); // 宽松上限：远小于 30 秒
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 60_000, interval: 10 });
+    expect(await interrupt()).toBeLessThan(25_000); // 宽松上限：小于 30 秒（机器再忙也够）
     expect(lines(stdout, "[错误]")).toEqual([]); // HTTP 层的取消就是取消，不是错误
 
     // 2. turn 层的退避：第二次等待（4000ms）开始时按下
@@ -191,7 +191,7 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
     // 3. 挂住的工具：工具开始执行（扩展记下了这次调用）之后按下
     child.stdin.write("睡一会 60000\n");
     await waitFor("  [扩展] 第 1 次工具调用：sleep");
-    expect(await interrupt()).toBeLessThan(10_000); // 宽松上限：远小于 60 秒
+    expect(await interrupt()).toBeLessThan(25_000); // 宽松上限：远小于 60 秒（机器再忙也够）
     expect(stdout).toContain("  [扩展] sleep 收到取消信号，提前停下（原定 60000ms）\n[工具结果] sleep → 工具 sleep 被取消（出错）");
     expect(server.requests).toHaveLength(4); // 取消之后没有下一轮
 

@@ -138,7 +138,7 @@ describe.skipIf(noSignals)("SIGINT（没有终端时信号直接落到 process �
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
     const waitFor = (text: string, from = 0): Promise<void> =>
-      vi.waitFor(() => expect(stdout.indexOf(text, from), `等不到 ${text}，当前输出：\n${stdout}`).toBeGreaterThanOrEqual(0), { timeout: 15_000, interval: 20 });
+      vi.waitFor(() => expect(stdout.indexOf(text, from), `等不到 ${text}，当前输出：\n${stdout}`).toBeGreaterThanOrEqual(0), { timeout: 60_000, interval: 20 }); // 只防真卡住
 
     await waitFor("你> ");
     child.stdin.write("讲个故事\n");

@@ -31,7 +31,12 @@ function transpile(source, file) {
   fs.mkdirSync(cacheDir, { recursive: true });
   const temp = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   fs.writeFileSync(temp, code);
-  fs.renameSync(temp, cached);
+  try {
+    fs.renameSync(temp, cached);
+  } catch {
+    // Windows 上别的进程正读着同一个缓存文件时改名会失败：那份内容和我们的一样，丢掉自己这份即可
+    fs.rmSync(temp, { force: true });
+  }
   return code;
 }
 
