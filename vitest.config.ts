@@ -11,11 +11,16 @@ export default defineConfig({
       "solutions/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.git/**"],
-    testTimeout: 30_000,
-    // 测试会起子进程跑 demo，用进程池隔离更稳
+    // 单个测试的上限只在真卡住时起作用：给得很宽，机器很忙（别的程序占满 CPU）时也不误报
+    testTimeout: 120_000,
+    hookTimeout: 120_000, // beforeAll 里也会跑 demo、起进程：同样只防真卡住（默认 10 秒太紧）
+    // 测试会起子进程跑 demo：worker 用进程（forks）而不是线程
     pool: "forks",
     // 大多数测试在等子进程（真实的 CLI、demo、本地 HTTP 服务），CPU 并不忙：
     // 两核机器上开 4 个 worker，整套测试的墙钟时间差不多减半。
     maxWorkers: 4,
+    // 测试文件之间复用 worker 进程，不为每个文件重新起一个：省下约两成 CPU 时间。
+    // 各文件自己收拾现场（临时目录、服务器、假时钟都在 afterEach / onTestFinished 里还原）。
+    isolate: false,
   },
 });

@@ -7,6 +7,7 @@ import * as abortListeners from "../bench/abort-listeners.ts";
 import { BenchSkip, type BenchOptions, type Figure } from "../bench/lib.ts";
 import * as sessions from "../bench/sessions.ts";
 import * as sse from "../bench/sse.ts";
+import * as stepTests from "../bench/step-tests.ts";
 import { paint } from "./color.ts";
 import type { Writer } from "./golden-runner.ts";
 import { toPosix } from "./paths.ts";
@@ -24,6 +25,7 @@ export const BENCHES: BenchModule[] = [
   { id: "abort-latency", ...abortLatency },
   { id: "abort-listeners", ...abortListeners },
   { id: "sse", ...sse },
+  { id: "step-tests", ...stepTests },
 ];
 
 export interface BenchFigure extends Figure {

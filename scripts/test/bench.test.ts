@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BenchSkip } from "../bench/lib.ts";
 import { run as runSse } from "../bench/sse.ts";
+import { childrenCpuSeconds, run as runStepTests } from "../bench/step-tests.ts";
 import type { BenchResults } from "../lib/bench-runner.ts";
 import { formatValue } from "../lib/bench-runner.ts";
 import { repoRoot } from "../lib/paths.ts";
@@ -24,7 +25,7 @@ describe("npm run bench -- --quick", () => {
     output = run.output;
     exitCode = run.exitCode;
     results = JSON.parse(fs.readFileSync(json, "utf8")) as BenchResults;
-  }, 30_000);
+  }, 120_000); // 只防真卡住：机器很忙时快速模式也可能要几十秒
   afterAll(() => removeFixtureRoot(tmp));
 
   it("退出码为 0，打印一张表并给出 JSON 的路径", () => {
@@ -43,6 +44,8 @@ describe("npm run bench -- --quick", () => {
     // SSE 要么有数字，要么说明 step08 还没提供
     const sse = results.figures.some((f) => f.group === "sse") || results.skipped.some((s) => s.group === "sse");
     expect(sse).toBe(true);
+    // 每个步骤的 npm test 要跑好几分钟：快速模式跳过，并说明原因
+    expect(results.skipped.find((s) => s.group === "step-tests")?.reason).toMatch(/快速模式不跑/);
     for (const f of results.figures) {
       expect(Number.isFinite(f.value), `${f.name} = ${f.value}`).toBe(true);
       expect(typeof f.unit).toBe("string");
@@ -101,5 +104,22 @@ describe("数值格式", () => {
     expect(formatValue(0.1234, "ms")).toBe("0.123 ms");
     expect(formatValue(0, "个")).toBe("0 个");
     expect(formatValue(321.4, "×")).toBe("321 ×");
+  });
+});
+
+describe("每个步骤的 npm test 一项", () => {
+  it("快速模式跳过并说明原因", async () => {
+    await expect(runStepTests({ quick: true })).rejects.toThrow(BenchSkip);
+  });
+
+  it("Linux 上读得到子进程用掉的 CPU 时间：跑过一个忙了一阵的子进程之后变大", async () => {
+    const before = childrenCpuSeconds();
+    if (process.platform !== "linux") {
+      expect(before).toBeUndefined();
+      return;
+    }
+    expect(before).toBeGreaterThanOrEqual(0);
+    await runNode(["-e", "let x = 0; for (let i = 0; i < 3e8; i++) x += i;"], repoRoot); // 约 0.3 秒 CPU
+    expect(childrenCpuSeconds()).toBeGreaterThan(before!);
   });
 });

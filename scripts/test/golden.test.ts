@@ -110,7 +110,8 @@ describe("单个步骤与 golden:update", () => {
     const started = Date.now();
     expect(await runOneDemo("04", { root, out, timeoutMs: 1500 })).toBe(1);
     expect(out.text).toMatch(/✗ step04-hang（超时：运行超过 1\.5 秒/);
-    expect(Date.now() - started).toBeLessThan(8000);
+    // 宽松上限：这个 demo 永远不会自己结束，能在测试时限之内回来就证明它被杀掉了（机器再忙也够）
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it("update 写入新的 golden（LF）并打印接受的 diff；再跑一次没有变化", async () => {

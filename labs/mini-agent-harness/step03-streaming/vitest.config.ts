@@ -4,7 +4,15 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
+    // 单个测试的上限只在真卡住时起作用：给得很宽，机器很忙（别的程序占满 CPU）时也不误报
+    testTimeout: 120_000,
+    hookTimeout: 120_000, // beforeAll 里也会跑 demo、起进程：同样只防真卡住（默认 10 秒太紧）
     pool: "forks",
+    // 大多数测试在等子进程（真实的 CLI、demo、本地 HTTP 服务），CPU 常常是闲的：
+    // 默认只开「核数 - 1」个 worker（两核机器上是 1 个），文件一个接一个地跑；开 4 个，等待可以重叠。
+    maxWorkers: 4,
+    // 测试文件之间复用 worker 进程，不为每个文件重新起一个：省下的 CPU 时间占整套测试的两成。
+    // 各文件自己收拾现场（临时目录、服务器、假时钟都在 afterEach / onTestFinished 里还原）。
+    isolate: false,
   },
 });

@@ -133,7 +133,7 @@ function assistantOf(entry: ViewEntry): AssistantMessage | undefined {
 }
 
 /**
- * step09 的 turn 层重试只改运行时上下文，文件里每条都在。这里按链重放一遍 runWithRetry 做过的事：
+ * step09 的 回合层重试只改运行时上下文，文件里每条都在。这里按链重放一遍 runWithRetry 做过的事：
  *   - 出错的助手消息后面紧跟着另一条助手消息：那次失败被重试了，失败消息移出上下文；
  *     若它是溢出，再用 step09 的 compactMessages 压缩（被省略的标成 compacted）；
  *   - 可重试的失败后面没有重跑，且它不是一串重试的最后一次（那是次数用完，会留下）：

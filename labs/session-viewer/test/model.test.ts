@@ -43,7 +43,7 @@ describe("buildModel", () => {
     expect(byId(model, "e14")?.results).toEqual({ call_1: 14 });
   });
 
-  it("按 step08 的规则读同一个文件：没有 turn 层重试，失败消息只是发请求时跳过", async () => {
+  it("按 step08 的规则读同一个文件：没有 回合层重试，失败消息只是发请求时跳过", async () => {
     const model = await view("step09-demo.jsonl", "step08-real-model", 8);
     expect(model.counts.offChain).toBe(0);
     expect(byId(model, "e4")).toMatchObject({ errorClass: "retryable", skippedInRequest: true });

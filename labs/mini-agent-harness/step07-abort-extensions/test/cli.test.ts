@@ -131,7 +131,7 @@ describe.skipIf(noSignals)("SIGINT（没有终端时信号直接落到 process �
     let stdout = "";
     const waitFor = (text: string, from = 0): Promise<void> =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`等不到 ${text}，当前输出：\n${stdout}`)), 15_000);
+        const timer = setTimeout(() => reject(new Error(`等不到 ${text}，当前输出：\n${stdout}`)), 60_000); // 只防真卡住
         const check = (): void => {
           if (stdout.indexOf(text, from) >= 0) {
             clearTimeout(timer);

@@ -3,12 +3,12 @@
  * 需要 python3 与它的 pty 模块（Linux、macOS 自带）；没有时跳过，并打印原因。
  */
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 
-import { makeSandbox, removeSandbox, stepRoot, tsxCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, stepRoot, testLoader, tsxCli } from "./helpers/cli.js";
 
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
 const python = process.platform === "win32" ? undefined : ["python3", "python"].find((cmd) => spawnSync(cmd, ["-c", "import pty"]).status === 0);
@@ -20,37 +20,51 @@ interface Report {
   transcript: string;
 }
 
-function drive(cwd: string, script: object[]): Report {
-  const result = spawnSync(python!, [driver, JSON.stringify(script), process.execPath, tsxCli, "src/main.ts"], {
-    cwd,
-    encoding: "utf8",
-    timeout: 60_000,
-    env: { ...process.env, NO_COLOR: "1" },
+/**
+ * 在伪终端里按脚本驱动 CLI。异步起进程：三个用例可以同时跑，互不等待。
+ * via "tsx"：和 npm start 一样经过 tsx 命令行（它自己再起一个 node 子进程，终端里的 Ctrl+C 两个进程都会收到）；
+ * via "loader"：直接 node --import 测试用的轻量加载器，省一个进程。
+ */
+function drive(cwd: string, script: object[], via: "tsx" | "loader" = "loader"): Promise<Report> {
+  const cli = via === "tsx" ? [tsxCli, "src/main.ts"] : ["--import", testLoader, "src/main.ts"];
+  return new Promise((resolve, reject) => {
+    const child = spawn(python!, [driver, JSON.stringify(script), process.execPath, ...cli], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    // 只防真卡住（驱动脚本里每一步 expect 自己最多等 60 秒）
+    const timer = setTimeout(() => child.kill("SIGKILL"), 110_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(new Error(`驱动脚本失败（退出码 ${code}）：${stderr}`));
+      else resolve(JSON.parse(stdout) as Report);
+    });
   });
-  if (result.status !== 0) throw new Error(`驱动脚本失败：${result.stderr}`);
-  return JSON.parse(result.stdout) as Report;
 }
 
-let sandbox: string;
-beforeEach(() => {
-  sandbox = makeSandbox();
-});
-afterEach(() => removeSandbox(sandbox));
+function sandbox(test: TestContext): string {
+  const dir = makeSandbox();
+  test.onTestFinished(() => removeSandbox(dir));
+  return dir;
+}
 
 describe.skipIf(!python)("伪终端里的 Ctrl+C 与 Ctrl+D", () => {
-  it("吐字时 Ctrl+C 取消这一轮并回到提示符；空闲时 Ctrl+C 打印 再见。并以 0 退出", () => {
-    const report = drive(sandbox, [
+  it.concurrent("吐字时 Ctrl+C 取消这一轮并回到提示符；空闲时 Ctrl+C 打印 再见。并以 0 退出", async (test) => {
+    const dir = sandbox(test);
+    const report = await drive(dir, [
       { expect: "你> " },
       { send: "说个长的\r" },
       { expect: "助手> " },
-      { sleep: 0.3 },
+      { expect: "这是" }, // 回复已经开始吐字（等的是字，不是固定的几百毫秒）
       { send: "\u0003" },
       { expect: "[已取消]" },
       { expect: "你> " },
       { sleep: 0.5 },
       { send: "\u0003" },
       { expect: "再见。" },
-    ]);
+    ], "tsx"); // 和 npm start 一样：终端里的 Ctrl+C 经过 tsx 命令行
     expect(report.failure, report.transcript).toBeNull();
     expect(report.exitCode).toBe(0);
     // 半句话、[已取消]、空行、新的提示符，最后是再见。
@@ -59,8 +73,9 @@ describe.skipIf(!python)("伪终端里的 Ctrl+C 与 Ctrl+D", () => {
     expect(report.transcript).not.toContain(full);
   });
 
-  it("回复途中按 Ctrl+D：这一轮照常说完，随后正常退出（不会卡住）", () => {
-    const report = drive(sandbox, [
+  it.concurrent("回复途中按 Ctrl+D：这一轮照常说完，随后正常退出（不会卡住）", async (test) => {
+    const dir = sandbox(test);
+    const report = await drive(dir, [
       { expect: "你> " },
       { send: "说个长的\r" },
       { expect: "助手> " },
@@ -72,8 +87,9 @@ describe.skipIf(!python)("伪终端里的 Ctrl+C 与 Ctrl+D", () => {
     expect(report.transcript).toContain("[第 1 轮结束]");
   });
 
-  it("Ctrl+D 结束输入：正常退出，会话已经保存", () => {
-    const report = drive(sandbox, [
+  it.concurrent("Ctrl+D 结束输入：正常退出，会话已经保存", async (test) => {
+    const dir = sandbox(test);
+    const report = await drive(dir, [
       { expect: "你> " },
       { send: "我叫小明\r" },
       { expect: "[第 1 轮结束]" },
@@ -83,9 +99,9 @@ describe.skipIf(!python)("伪终端里的 Ctrl+C 与 Ctrl+D", () => {
     ]);
     expect(report.failure, report.transcript).toBeNull();
     expect(report.exitCode).toBe(0);
-    const dir = path.join(sandbox, ".sessions");
-    const [name] = fs.readdirSync(dir);
-    const saved = fs.readFileSync(path.join(dir, name!), "utf8").trimEnd().split("\n");
+    const sessions = path.join(dir, ".sessions");
+    const [name] = fs.readdirSync(sessions);
+    const saved = fs.readFileSync(path.join(sessions, name!), "utf8").trimEnd().split("\n");
     expect(saved.map((line) => JSON.parse(line).message.role)).toEqual(["user", "assistant"]);
   });
 });

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { startProviderServer, type ProviderServer, type Script, type ServerOptions } from "scripted-provider";
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import type { Context, StreamFn } from "../src/types.js";
 import { CALC, collect, countingFetch, HELLO, KEY } from "./helpers/providers.js";
+import { eventually } from "./helpers/wait.js";
 
 const servers: ProviderServer[] = [];
 afterEach(async () => {
@@ -171,7 +172,7 @@ describe("Anthropic Messages：失败都变成 stopReason error", () => {
     expect(message.stopReason).toBe("error");
     expect(message.content).toEqual([{ type: "text", text: "一二三四" }]);
     expect(message.errorMessage).toMatch(/^流在结束前中断：/);
-    await vi.waitFor(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/messages", closedByClient: false }]));
+    await eventually(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/messages", closedByClient: false }]));
   });
 
   it("流正常关闭却没有 stop_reason", async () => {
@@ -205,7 +206,7 @@ describe("Anthropic Messages：取消", () => {
       stopReason: "aborted",
       usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 },
     });
-    await vi.waitFor(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/messages", closedByClient: true }]));
+    await eventually(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/messages", closedByClient: true }]));
   });
 
   it("收到响应头后一直等不到数据时取消", async () => {

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { startProviderServer, type ProviderServer, type Script, type ServerOptions } from "scripted-provider";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import type { Context, StreamFn } from "../src/types.js";
 import { CALC, collect, countingFetch, HELLO, KEY } from "./helpers/providers.js";
+import { eventually, until } from "./helpers/wait.js";
 
 const servers: ProviderServer[] = [];
 afterEach(async () => {
@@ -207,7 +208,7 @@ describe("OpenAI Chat Completions：失败都变成 stopReason error，流从不
     expect(message.stopReason).toBe("error");
     expect(message.content).toEqual([{ type: "text", text: "一二三四" }]);
     expect(message.errorMessage).toMatch(/^流在结束前中断：/);
-    await vi.waitFor(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/chat/completions", closedByClient: false }]));
+    await eventually(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/chat/completions", closedByClient: false }]));
   });
 
   it("流正常关闭却没有 finish_reason 也没有 [DONE]", async () => {
@@ -268,25 +269,29 @@ describe("OpenAI Chat Completions：取消", () => {
     });
     expect(deltas).toEqual(["一二", "三四"]);
     expect(message).toEqual({ role: "assistant", content: [{ type: "text", text: "一二三四" }], stopReason: "aborted" });
-    await vi.waitFor(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/chat/completions", closedByClient: true }]));
+    await eventually(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/chat/completions", closedByClient: true }]));
   });
 
   it("连响应头都还没收到时取消", async () => {
     const { server, stream } = await serve([{ hang: true, sendHeaders: false }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
-    const { message } = await collect(stream, HELLO, { signal: controller.signal });
+    const pending = collect(stream, HELLO, { signal: controller.signal });
+    await until(() => server.requests.length === 1, "服务器收到请求"); // 请求到了再取消：断开的是服务器见过的连接
+    controller.abort();
+    const { message } = await pending;
     expect(message).toEqual({ role: "assistant", content: [], stopReason: "aborted" });
-    await vi.waitFor(() => expect(server.disconnects).toMatchObject([{ closedByClient: true }]));
+    await eventually(() => expect(server.disconnects).toMatchObject([{ closedByClient: true }]));
   });
 
   it("收到响应头后一直等不到数据时取消", async () => {
     const { server, stream } = await serve([{ hang: true }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
-    const { message } = await collect(stream, HELLO, { signal: controller.signal });
+    const pending = collect(stream, HELLO, { signal: controller.signal });
+    await until(() => server.requests.length === 1, "服务器收到请求"); // 请求到了再取消：断开的是服务器见过的连接
+    controller.abort();
+    const { message } = await pending;
     expect(message).toEqual({ role: "assistant", content: [], stopReason: "aborted" });
-    await vi.waitFor(() => expect(server.disconnects).toMatchObject([{ closedByClient: true }]));
+    await eventually(() => expect(server.disconnects).toMatchObject([{ closedByClient: true }]));
   });
 
   it("工具参数收到一半时取消：半截调用丢掉，完整的留下", async () => {

@@ -55,9 +55,8 @@ describe.concurrent("完成标准：对着三种服务器行为", () => {
   it("429 + retry-after: 120：立刻失败，错误行点名 120 秒；不重试，服务器只收到 1 个请求", async (test) => {
     const dir = sandbox(test);
     const { server, env } = await serve(test, [{ httpError: 429, headers: { "retry-after": "120" } }, { text: "用不到" }]);
-    const started = Date.now();
-    const result = await runCli(dir, [], "我叫小明\n", env);
-    expect(Date.now() - started).toBeLessThan(15_000); // 宽松上限：远小于 120 秒
+    // 不比时间：runCli 的上限（60 秒）远小于 120 秒，真的去等就会超时失败
+    const result = await runCli(dir, [], "我叫小明\n", env, 60_000);
     expect(result.code, result.stderr).toBe(0);
     expect(lines(result.stdout, "[错误]")).toEqual([
       "[错误] 服务器要求等待 120 秒，超过上限 60 秒，放弃重试：HTTP 429：rate_limit_error：Too Many Requests",
@@ -122,16 +121,19 @@ describe.concurrent("--retries / --model-timeout / --tool-timeout", () => {
     expect(result.stdout).toContain("助手> 你好，小明！我记住了。");
   });
 
-  it("--model-timeout：服务器一言不发，到点变成一行错误；--retries 0 不重试；横幅里 0 显示为不限时", async (test) => {
+  it("--model-timeout：服务器一言不发，到点变成一行错误；--retries 0 不重试；横幅里 0 显示为不限时；之后照常回到提示符", async (test) => {
     const dir = sandbox(test);
-    const { server, env } = await serve(test, [{ hang: true }, { text: "你好！" }]);
-    const result = await runCli(dir, ["--model-timeout", "300", "--retries", "0", "--tool-timeout", "0"], "我叫小明\n我叫小明\n", env);
+    const { server, env } = await serve(test, [{ hang: true }]);
+    // 只问一句：服务器永远不回答，所以不管机器多忙，结局都是恰好一次超时。
+    // （超时之后下一次调用照常成功，由 guard.test.ts 用假时钟证明：子进程里的 300ms 没法替它保证）
+    const result = await runCli(dir, ["--model-timeout", "300", "--retries", "0", "--tool-timeout", "0"], "我叫小明\n", env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split("\n")).toContain("重试：最多 0 次；模型超时：300ms；工具超时：不限时");
     expect(lines(result.stdout, "[错误]")).toEqual(["[错误] 模型调用超时（300ms）"]);
     expect(lines(result.stdout, "[重试")).toEqual([]);
-    expect(result.stdout).toContain("助手> 你好！");
-    await vi.waitFor(() => expect(server.disconnects).toMatchObject([{ request: 0, closedByClient: true }]));
+    expect(result.stdout.trimEnd().endsWith("再见。")).toBe(true); // 超时之后回到提示符，Ctrl+D 正常退出
+    // 不重试：至多一个请求（机器很忙时，300ms 可能在请求到达服务器之前就到了，那就是 0 个）
+    expect(server.requests.length).toBeLessThanOrEqual(1);
   });
 });
 
@@ -160,7 +162,7 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
     const waitFor = (text: string, from = 0): Promise<void> =>
-      vi.waitFor(() => expect(stdout.indexOf(text, from), `等不到 ${text}，当前输出：\n${stdout}`).toBeGreaterThanOrEqual(0), { timeout: 15_000, interval: 10 });
+      vi.waitFor(() => expect(stdout.indexOf(text, from), `等不到 ${text}，当前输出：\n${stdout}`).toBeGreaterThanOrEqual(0), { timeout: 60_000, interval: 10 }); // 只防真卡住
     /** 按 Ctrl+C，等到 [已取消] 和新的提示符；返回从按下到看见 [已取消] 用了多久。 */
     const interrupt = async (): Promise<number> => {
       const from = stdout.length;
@@ -175,21 +177,21 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
     await waitFor("你> ");
     // 1. HTTP 层的退避：服务器收到请求、回了 503 之后按下
     child.stdin.write("第一句\n");
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 15_000, interval: 10 });
-    expect(await interrupt()).toBeLessThan(10_000); // 宽松上限：远小于 30 秒
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 60_000, interval: 10 });
+    expect(await interrupt()).toBeLessThan(25_000); // 宽松上限：小于 30 秒（机器再忙也够）
     expect(lines(stdout, "[错误]")).toEqual([]); // HTTP 层的取消就是取消，不是错误
 
     // 2. 回合层的退避：第二次等待（4000ms）开始时按下
     child.stdin.write("第二句\n");
     await waitFor("[重试] 第 2/3 次，4000ms 后重试：HTTP 500：api_error：Internal Server Error");
-    expect(await interrupt()).toBeLessThan(3_000); // 宽松上限：小于那次 4 秒的等待
+    await interrupt(); // 不比时间：下面的 [重试取消] 与「只有 3 个请求」证明那 4 秒没有等完
     expect(stdout).toContain("[重试取消] 已尝试 2 次，第 2 次重试已取消\n  [扩展] 观察到一次取消\n[已取消]");
     expect(server.requests).toHaveLength(3);
 
     // 3. 挂住的工具：工具开始执行（扩展记下了这次调用）之后按下
     child.stdin.write("睡一会 60000\n");
     await waitFor("  [扩展] 第 1 次工具调用：sleep");
-    expect(await interrupt()).toBeLessThan(10_000); // 宽松上限：远小于 60 秒
+    expect(await interrupt()).toBeLessThan(25_000); // 宽松上限：远小于 60 秒（机器再忙也够）
     expect(stdout).toContain("  [扩展] sleep 收到取消信号，提前停下（原定 60000ms）\n[工具结果] sleep → 工具 sleep 被取消（出错）");
     expect(server.requests).toHaveLength(4); // 取消之后没有下一轮
 

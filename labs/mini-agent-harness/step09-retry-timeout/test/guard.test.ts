@@ -14,6 +14,7 @@ import { readFileTool } from "../src/tools/read-file.js";
 import { ToolRegistry, type ToolDefinition } from "../src/tools/types.js";
 import type { AssistantMessage, HarnessEvent, StreamFn, ToolCall } from "../src/types.js";
 import { collect, KEY } from "./helpers/providers.js";
+import { until, useFakeClock } from "./helpers/wait.js";
 
 // ── guardCall ─────────────────────────────────────────────────
 
@@ -58,24 +59,40 @@ async function serve(script: Parameters<typeof startProviderServer>[0]) {
 }
 
 describe("withModelTimeout", () => {
-  it("服务器发完响应头就不出声：到点以「模型调用超时」收尾（可重试）；服务器看到客户端断开", async () => {
+  // 时限由测试拨动的假时钟决定：先等服务器说「请求到了」，再把时钟拨过时限。
+  // 机器多忙都一样——不会出现「时限先到、请求还没到服务器」的赛跑。
+  it("服务器发完响应头就不出声：到点以「模型调用超时」收尾（可重试）；服务器看到客户端断开", async (test) => {
     const { server, stream } = await serve([{ hang: true }]);
-    // 时限要留足请求到达服务器的时间（CPU 很忙时也一样），否则断开的是一个服务器还没见过的连接
-    const { message } = await collect(withModelTimeout(stream, 400));
+    useFakeClock(test);
+    const pending = collect(withModelTimeout(stream, 400));
+    await until(() => server.requests.length === 1, "服务器收到请求");
+    await vi.advanceTimersByTimeAsync(400);
+    const { message } = await pending;
     expect(message).toEqual({ role: "assistant", content: [], stopReason: "error", errorMessage: "模型调用超时（400ms）" });
     expect(classifyAssistantError(message)).toBe("retryable");
-    await vi.waitFor(() => expect(server.disconnects).toEqual([{ request: 0, path: "/v1/chat/completions", closedByClient: true }]));
+    await until(() => server.disconnects.length > 0, "服务器看到连接断开");
+    expect(server.disconnects).toEqual([{ request: 0, path: "/v1/chat/completions", closedByClient: true }]);
   });
 
-  it("连响应头都不发：同样超时，连接同样被真的断开", async () => {
+  it("连响应头都不发：同样超时，连接同样被真的断开", async (test) => {
     const { server, stream } = await serve([{ hang: true, sendHeaders: false }]);
-    expect((await collect(withModelTimeout(stream, 400))).message.errorMessage).toBe("模型调用超时（400ms）");
-    await vi.waitFor(() => expect(server.disconnects).toMatchObject([{ closedByClient: true }]));
+    useFakeClock(test);
+    const pending = collect(withModelTimeout(stream, 400));
+    await until(() => server.requests.length === 1, "服务器收到请求");
+    await vi.advanceTimersByTimeAsync(400);
+    expect((await pending).message.errorMessage).toBe("模型调用超时（400ms）");
+    await until(() => server.disconnects.length > 0, "服务器看到连接断开");
+    expect(server.disconnects).toMatchObject([{ closedByClient: true }]);
   });
 
-  it("说了一半就卡住：已经流出的文字留在消息里", async () => {
+  it("说了一半就卡住：已经流出的文字留在消息里", async (test) => {
     const { server, stream } = await serve([{ text: "一二三四五六", hangAfterChunks: 4 }]);
-    const { deltas, message } = await collect(withModelTimeout(stream, 1_000)); // 留足时间让前 4 块先到
+    useFakeClock(test);
+    let received = 0;
+    const pending = collect(withModelTimeout(stream, 1_000), undefined, undefined, () => received++);
+    await until(() => received === 2, "前 4 块（两段文字）流到客户端");
+    await vi.advanceTimersByTimeAsync(1_000);
+    const { deltas, message } = await pending;
     expect(deltas).toEqual(["一二", "三四"]);
     expect(message).toEqual({
       role: "assistant",
@@ -83,7 +100,8 @@ describe("withModelTimeout", () => {
       stopReason: "error",
       errorMessage: "模型调用超时（1000ms）",
     });
-    await vi.waitFor(() => expect(server.disconnects).toMatchObject([{ closedByClient: true }]));
+    await until(() => server.disconnects.length > 0, "服务器看到连接断开");
+    expect(server.disconnects).toMatchObject([{ closedByClient: true }]);
   });
 
   it("及时说完：消息原样通过（带用量），定时器也清掉了", async () => {
@@ -105,15 +123,16 @@ describe("withModelTimeout", () => {
     expect(message).toEqual({ role: "assistant", content: [], stopReason: "aborted" });
   });
 
-  it("底层 StreamFn 不理会信号：也不陪它等，到点就交出超时", async () => {
+  it("底层 StreamFn 不理会信号：也不陪它等，到点就交出超时", async (test) => {
+    useFakeClock(test);
     const deaf: StreamFn = async function* () {
       yield { type: "text_delta", delta: "开头" };
       await new Promise((resolve) => setTimeout(resolve, 3_000)); // 故意不看 signal
       yield { type: "done", message: { role: "assistant", content: [{ type: "text", text: "开头……" }], stopReason: "stop" } };
     };
-    const started = Date.now();
-    const { message } = await collect(withModelTimeout(deaf, 30));
-    expect(Date.now() - started).toBeLessThan(2_500); // 宽松上限：没有等满 3 秒
+    const pending = collect(withModelTimeout(deaf, 30));
+    await vi.advanceTimersByTimeAsync(30); // 只拨到时限：底层那 3 秒永远到不了，结果却已经交出来了
+    const { message } = await pending;
     expect(message).toEqual({
       role: "assistant",
       content: [{ type: "text", text: "开头" }],
@@ -127,26 +146,39 @@ describe("withModelTimeout", () => {
     expect(withModelTimeout(stream, 0)).toBe(stream);
   });
 
-  it("每次调用各有各的计时：第一次超时不影响第二次", async () => {
+  it("每次调用各有各的计时：第一次超时不影响第二次", async (test) => {
     const { server, stream } = await serve([{ hang: true }, { text: "第二次好了" }]);
+    useFakeClock(test);
     const guarded = withModelTimeout(stream, 500);
-    expect((await collect(guarded)).message.stopReason).toBe("error");
+    const first = collect(guarded);
+    await until(() => server.requests.length === 1, "服务器收到第一个请求");
+    await vi.advanceTimersByTimeAsync(500);
+    expect((await first).message.stopReason).toBe("error");
+    // 第二次：时钟不再拨动，它自己的时限不会到；及时说完就是 stop
     expect((await collect(guarded)).message.stopReason).toBe("stop");
     expect(server.requests).toHaveLength(2);
   });
 
-  it("配合回合层：超时 → 重试 → 成功", async () => {
+  it("配合回合层：超时 → 重试 → 成功", async (test) => {
     const { server, stream } = await serve([{ hang: true }, { text: "这次及时" }]);
+    useFakeClock(test);
     const events: HarnessEvent[] = [];
-    for await (const event of runWithRetry({
-      streamFn: withModelTimeout(stream, 500),
-      context: { messages: [{ role: "user", content: "你好" }] },
-      tools: createBuiltinTools(),
-      toolContext: { cwd: process.cwd() },
-      baseDelayMs: 5,
-    })) {
-      events.push(event);
-    }
+    const run = (async () => {
+      for await (const event of runWithRetry({
+        streamFn: withModelTimeout(stream, 500),
+        context: { messages: [{ role: "user", content: "你好" }] },
+        tools: createBuiltinTools(),
+        toolContext: { cwd: process.cwd() },
+        baseDelayMs: 5,
+      })) {
+        events.push(event);
+      }
+    })();
+    await until(() => server.requests.length === 1, "服务器收到第一个请求");
+    await vi.advanceTimersByTimeAsync(500); // 第一次调用到点
+    await until(() => events.some((e) => e.type === "auto_retry_start"), "回合层开始退避");
+    await vi.advanceTimersByTimeAsync(5); // 退避的 5ms
+    await run;
     expect(events.filter((e) => e.type.startsWith("auto_retry"))).toEqual([
       { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 5, errorMessage: "模型调用超时（500ms）" },
       { type: "auto_retry_end", success: true, attempt: 1 },
@@ -213,12 +245,13 @@ describe("ToolRegistry.execute：每次工具调用的时限", () => {
     expect(log).toEqual(["睡醒了"]);
   });
 
-  it("不理会信号的工具：照样不等它，到点交出超时结果", async () => {
+  it("不理会信号的工具：照样不等它，到点交出超时结果", async (test) => {
+    useFakeClock(test);
     const tools = new ToolRegistry();
     tools.register(deafTool);
-    const started = Date.now();
-    const result = await tools.execute(call("deaf_tool"), { cwd: ".", timeoutMs: 30 });
-    expect(Date.now() - started).toBeLessThan(2_500); // 宽松上限：没等满 3 秒
+    const pending = tools.execute(call("deaf_tool"), { cwd: ".", timeoutMs: 30 });
+    await vi.advanceTimersByTimeAsync(30); // 只拨到时限：工具那 3 秒永远到不了，结果却已经交出来了
+    const result = await pending;
     expect(result.content).toBe("工具 deaf_tool 执行超时（30ms）");
   });
 
@@ -234,14 +267,14 @@ describe("ToolRegistry.execute：每次工具调用的时限", () => {
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
-  it("不理会信号的工具遇上 Ctrl+C：也不等它，立刻交出「被取消」", async () => {
+  it("不理会信号的工具遇上 Ctrl+C：也不等它，立刻交出「被取消」", async (test) => {
+    useFakeClock(test); // 时钟不动：工具那 3 秒、60 秒的时限都到不了，只有 Ctrl+C
     const tools = new ToolRegistry();
     tools.register(deafTool);
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 10);
-    const result = await tools.execute(call("deaf_tool"), { cwd: ".", signal: controller.signal, timeoutMs: 60_000 });
-    expect(Date.now() - started).toBeLessThan(2_500); // 宽松上限：没等满 3 秒
+    const pending = tools.execute(call("deaf_tool"), { cwd: ".", signal: controller.signal, timeoutMs: 60_000 });
+    controller.abort();
+    const result = await pending;
     expect(result).toMatchObject({ content: "工具 deaf_tool 被取消", isError: true });
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });

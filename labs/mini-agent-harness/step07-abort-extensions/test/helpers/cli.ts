@@ -24,6 +24,14 @@ export const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
  */
 export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
+/**
+ * runCli / runScript 用的轻量加载器（test/helpers/ts-loader/）：只去掉类型，转换结果按内容缓存。
+ * 跑的仍是真实的 src/main.ts、真实的进程与标准输入输出，只是每个进程省下约 0.3 秒 CPU：
+ * 一个步骤的测试要起几十个 CLI 进程。npm start 走的 tsx 仍有测试覆盖：golden.test.ts（runScriptWith(tsxLoader, …)），
+ * 以及（从 step07 起）SIGINT 与伪终端的测试。
+ */
+export const testLoader = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "ts-loader", "register.mjs")).href;
+
 /** 复制 src/ 与 extensions/ 到一个新的临时目录，返回它的路径。 */
 export function makeSandbox(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-test-"));
@@ -45,14 +53,22 @@ export interface CliResult {
 }
 
 /** 运行 src/main.ts：把 input 整个写进标准输入后关闭（相当于最后按了 Ctrl+D）。 */
-export function runCli(cwd: string, args: string[], input: string, timeoutMs = 20_000): Promise<CliResult> {
+export function runCli(cwd: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
   return runScript(cwd, "src/main.ts", args, input, timeoutMs);
 }
 
-/** 运行 cwd 下的一个 .ts 脚本，收集输出。超时则杀掉进程并让测试失败。 */
-export function runScript(cwd: string, script: string, args: string[], input: string, timeoutMs = 20_000): Promise<CliResult> {
+/** 运行 cwd 下的一个 .ts 脚本（用轻量加载器 testLoader），收集输出。超时则杀掉进程并让测试失败。 */
+export function runScript(cwd: string, script: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
+  return runScriptWith(testLoader, cwd, script, args, input, timeoutMs);
+}
+
+/**
+ * 同 runScript，但指定 --import 的加载器。golden.test.ts 用 tsxLoader：
+ * 和 npm run demo / npm start 一样经过 tsx，每个步骤都有测试走这条路。
+ */
+export function runScriptWith(loader: string, cwd: string, script: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, script, ...args], {
+    const child = spawn(process.execPath, ["--import", loader, script, ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
       stdio: ["pipe", "pipe", "pipe"],
