@@ -171,7 +171,7 @@ describe("@anthropic-ai/sdk 流式读取脚本服务器", () => {
 
 interface ErrorCase {
   name: string;
-  turn: Turn & { httpError: number };
+  turn: { httpError: number; headers?: Record<string, string>; message?: string };
   type: string;
   message: string;
 }

@@ -1,0 +1,133 @@
+/**
+ * 跑完全部场景，生成 R12-conformance.md。测试与 `npm run conformance` 共用这一份代码：
+ * 测试重新生成一遍，与提交的文件逐个场景比较，不一样就失败——文档追不上行为时立刻知道。
+ */
+import { ASPECT_NAMES, ASPECTS, aspectValue, differences, type Aspect, type SideResult } from "./observe.ts";
+import { PI_SETTINGS, runPi } from "./pi-side.ts";
+import { REASONS } from "./reasons.ts";
+import { SCENARIOS, MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Scenario } from "./scenarios.ts";
+import { runStep09, STEP09_SETTINGS } from "./step09-side.ts";
+
+export interface Row {
+  scenario: Scenario;
+  pi: SideResult;
+  lab: SideResult;
+  differs: Aspect[];
+}
+
+/** 逐个场景跑两边（串行：每个场景各起一个服务器，互不干扰）。 */
+export async function runAll(scenarios: Scenario[] = SCENARIOS): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const scenario of scenarios) {
+    const pi = await runPi(scenario);
+    const lab = await runStep09(scenario);
+    rows.push({ scenario, pi, lab, differs: differences(pi, lab) });
+  }
+  return rows;
+}
+
+export const anchorOf = (id: string): string => `row-${id}`;
+/** 每个场景一节，以这个标记开头；测试按它切分文件。 */
+export const sectionMarker = (id: string): string => `<!-- scenario:${id} -->`;
+
+const KIND_NAMES = { deliberate: "有意的简化", "not-copied": "选择不照搬", harness: "对照的局限" } as const;
+
+export function renderReport(rows: Row[]): string {
+  const out: string[] = [];
+  out.push(
+    "# R12 · 同一组场景，真实的 Pi 1.6.0 与实验 step09",
+    "",
+    "> 本文件由 `npm run conformance --prefix research` 生成，不要手改。`npm test --prefix research` 里的 `test/conformance.test.ts` 每次重跑全部场景、重新生成，",
+    "> 与这份提交的文件逐个场景比较：step09 或 Pi 的行为一变，测试就失败，并点名场景、列出两边。",
+    "",
+    "## 怎么跑的",
+    "",
+    "- **服务器**：实验的本地脚本服务器（真正的 HTTP、真正的 SSE），按场景的剧本依次回答每个请求，并数请求。两边都说 OpenAI Chat Completions 协议。",
+    "- **Pi 这一边**：`@earendil-works/pi-ai` 的 openai-completions 适配器（`baseUrl` 指向脚本服务器的模型）加 `@earendil-works/pi-agent-core` 的 `Agent`，都是 1.6.0 的发布包，在 Node 20 上实跑。",
+    "  回合层（退避重试、溢出压缩）在 `@earendil-works/pi-coding-agent` 的 `AgentSession` 里；这个包在 Node 20 上加载不了（顶层 `import { globSync } from \"node:fs\"`，它带的 undici 还要 zlib 的 zstd，都是 Node 22 才有），",
+    "  所以 `conformance/pi-side.ts` 用一个替身照 `AgentSession` 的运行循环与分诊台逐段转写 `@earendil-works/pi-coding-agent@1.6.0 src/core/agent-session.ts:2064-2100`（`_handlePostAgentRun`），",
+    "  判断全用 Pi 自己导出的函数（`isContextOverflow`、`isRetryableAssistantError`、`isRecoverableLength`、`retryDelayMs`）。压缩本身（请模型写摘要）替身不跑。",
+    "- **step09 这一边**：实验自己的 openai-completions 适配器、`ToolRegistry`、`runWithRetry`（里面是 `runAgentLoop`），按相对路径从 `labs/` 导入，装配方式与 `main.ts` 相同。",
+    "- **工具**：两边用同一份工具（`conformance/tools.ts`：`calc`、会抛异常的 `boom`、一直等到被取消的 `wait`），只是分别包成 Pi 的 `AgentTool` 与 step09 的工具定义。",
+    "- **取消**从不按毫秒数：「文字流到一半」是服务器发完第一段文字就不再出声、客户端收到这一段时取消；「两个工具之间」是第一条工具结果进历史时取消；「工具执行中」是 `wait` 工具报告开始时取消。",
+    "",
+    "**我们设了哪些值**（其余全是两边各自的默认值）：",
+    "",
+    `- 模型：\`contextWindow\` ${MODEL_CONTEXT_WINDOW}、\`maxTokens\` ${MODEL_MAX_TOKENS}，两边相同；Pi 的 \`systemPrompt\` 给了一句（比较时去掉 system 消息，step09 的上下文里没有它）。`,
+    `- 回合层第一次等待：Pi 默认 2000 ms（\`@earendil-works/pi-coding-agent@1.6.0 src/core/settings-defaults.ts:18-26\`（\`baseDelayMs\`）），step09 默认 2000 ms，都缩成 ${PI_SETTINGS.baseDelayMs} ms / ${STEP09_SETTINGS.baseDelayMs} ms：只改等多久，不改等几次。`,
+    `- 回合层最多重试：Pi 默认 ${PI_SETTINGS.maxRetries} 次，替身照抄；step09 默认 3 次。Pi 的 HTTP 层重试保持默认（关）；step09 的 HTTP 层保持默认（2 次）。`,
+    "- Pi 的工具执行方式保持默认（`parallel`）；step09 只有串行。",
+    "",
+    "**比较什么**（编号、时间戳、用量、错误原文的措辞都不比较，原文列在各场景的细节里）：",
+    "",
+    "- 运行时历史：运行结束后两边各自的上下文（Pi：`agent.state.messages`；step09：`context.messages`）——角色、停止原因、文字、工具名、工具结果是否出错、错误消息的分类（各用各的分类函数：overflow / retryable / fatal）；",
+    "- 下一次请求：历史经过各自的 `transformMessages` 之后真正会发给模型的消息，补齐的工具结果标为「补齐的」；",
+    "- 服务器收到的请求数；",
+    "- 重试、压缩、取消事件（`auto_retry_start/end`、`compaction`、`abort`；Pi 那边的 `abort` 指运行以一条 `aborted` 消息结束）。",
+    "",
+    "## 总表",
+    "",
+    "| # | 场景 | 章节 | 结果 | 不同之处 | 原因 |",
+    "|---|---|---|---|---|---|",
+  );
+  rows.forEach((row, i) => {
+    const reason = REASONS[row.scenario.id];
+    const verdict = row.differs.length === 0 ? "相同" : "**不同**";
+    const where = row.differs.map((a) => ASPECT_NAMES[a]).join("、") || "—";
+    const why = reason?.kind ? `${KIND_NAMES[reason.kind]}，见[细节](#${anchorOf(row.scenario.id)})` : `见[细节](#${anchorOf(row.scenario.id)})`;
+    out.push(`| ${i + 1} | [${row.scenario.title}](#${anchorOf(row.scenario.id)}) | ${row.scenario.chapters.join("、")} | ${verdict} | ${where} | ${why} |`);
+  });
+  out.push("", "## 逐个场景", "");
+  rows.forEach((row, i) => out.push(...renderSection(row, i + 1), ""));
+  return out.join("\n").trimEnd() + "\n";
+}
+
+export function renderSection(row: Row, n: number): string[] {
+  const { scenario, pi, lab } = row;
+  const reason = REASONS[scenario.id];
+  const out = [
+    sectionMarker(scenario.id),
+    `<a id="${anchorOf(scenario.id)}"></a>`,
+    "",
+    `### ${n}. ${scenario.title}`,
+    "",
+    `章节：${scenario.chapters.join("、")} · 结果：${row.differs.length === 0 ? "**相同**" : `**不同**（${row.differs.map((a) => ASPECT_NAMES[a]).join("、")}）`}`,
+    "",
+    "```text",
+  ];
+  for (const aspect of ASPECTS) {
+    const same = !row.differs.includes(aspect);
+    out.push(`${ASPECT_NAMES[aspect]}${same ? "（相同）" : "（不同）"}`);
+    const p = aspectValue(pi, aspect);
+    const l = aspectValue(lab, aspect);
+    if (same) {
+      out.push(...(p.length ? p : ["（无）"]).map((v) => `  ${v}`));
+    } else {
+      out.push("  Pi 1.6.0:", ...(p.length ? p : ["（无）"]).map((v) => `    ${v}`));
+      out.push("  step09:", ...(l.length ? l : ["（无）"]).map((v) => `    ${v}`));
+    }
+  }
+  const notes = (side: SideResult): string[] =>
+    side.history.flatMap((m) => (m.errorMessage ? [oneLine(m.errorMessage)] : m.role === "toolResult" ? [oneLine(m.text)] : []));
+  out.push("原文（不比较）", "  Pi 1.6.0:", ...(notes(pi).length ? notes(pi) : ["（无）"]).map((v) => `    ${v}`));
+  out.push("  step09:", ...(notes(lab).length ? notes(lab) : ["（无）"]).map((v) => `    ${v}`));
+  out.push("```", "");
+  out.push(reason ? `${reason.kind ? `**${KIND_NAMES[reason.kind]}。** ` : ""}${reason.text}` : "（还没有写理由）");
+  return out;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
+}
+
+/** 把文件切成「场景 id → 那一节的文字」。 */
+export function splitSections(markdown: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  const parts = markdown.split(/^(?=<!-- scenario:)/m);
+  for (const part of parts.slice(1)) {
+    const id = /^<!-- scenario:([\w-]+) -->/.exec(part)?.[1];
+    if (id) sections.set(id, part.trimEnd());
+  }
+  return sections;
+}

@@ -1,0 +1,146 @@
+/**
+ * 对照场景：同一份剧本，先交给真实的 Pi 1.6.0，再交给实验 step09，各自跑一遍。
+ *
+ * 剧本用 OpenAI Chat Completions 协议（两边的 openai-completions 适配器都说它）。
+ * 取消从不按毫秒数：要么等第一段文字到达（服务器发完这一段就不再出声），要么等第一个工具结果，
+ * 要么等工具自己报告「开始了」。
+ */
+import type { Turn } from "./lab.ts";
+
+/** 什么时候按下取消。 */
+export type CancelPoint =
+  /** 第一段文字到达时（服务器发完它就挂起，所以到达的正好是这一段）。 */
+  | "first-text"
+  /** 第一条工具结果进入历史时。 */
+  | "first-tool-result"
+  /** wait 工具报告自己开始执行时。 */
+  | "tool-started";
+
+export interface Scenario {
+  id: string;
+  /** 表格里的名字。 */
+  title: string;
+  /** 哪些章节关心这一行。 */
+  chapters: string[];
+  /** 用户说的话。 */
+  prompt: string;
+  /** 服务器依次回答的每个请求。 */
+  script: Turn[];
+  cancel?: CancelPoint;
+  /** 用户这句话之前已经有的对话（溢出场景要有可以压缩的早先消息）。 */
+  earlier?: Array<{ question: string; answer: string }>;
+}
+
+/** 两个工具调用（同一批）。 */
+const TWO_CALCS = [
+  { id: "call_1", name: "calc", arguments: { expression: "1+2" } },
+  { id: "call_2", name: "calc", arguments: { expression: "3*4" } },
+];
+
+/** 以 OpenAI 协议，文字两字一片：comment、role、第一片文字，共 3 个事件。 */
+const FIRST_TEXT_CHUNK = 3;
+
+export const SCENARIOS: Scenario[] = [
+  {
+    id: "cancel-while-streaming",
+    title: "文字流到一半时取消",
+    chapters: ["5.6", "8.5"],
+    prompt: "讲个长故事",
+    script: [{ text: "从前有座山，山里有座庙。", hangAfterChunks: FIRST_TEXT_CHUNK }],
+    cancel: "first-text",
+  },
+  {
+    id: "cancel-between-tools",
+    title: "同一批两个工具调用之间取消",
+    chapters: ["5.6", "8.5"],
+    prompt: "算两道题",
+    script: [{ text: "我来算。", toolCalls: TWO_CALCS }, { text: "不该走到这里" }],
+    cancel: "first-tool-result",
+  },
+  {
+    id: "cancel-during-tool",
+    title: "工具执行中取消",
+    chapters: ["5.6", "8.5", "8.6"],
+    prompt: "等一等",
+    script: [{ toolCalls: [{ id: "call_1", name: "wait", arguments: { label: "第一个" } }] }, { text: "不该走到这里" }],
+    cancel: "tool-started",
+  },
+  {
+    id: "tool-throws",
+    title: "工具抛出异常",
+    chapters: ["8.5"],
+    prompt: "试试会炸的工具",
+    script: [{ toolCalls: [{ id: "call_1", name: "boom", arguments: {} }] }, { text: "工具出错了，我换个办法。" }],
+  },
+  {
+    id: "unknown-tool",
+    title: "调用不存在的工具",
+    chapters: ["8.5"],
+    prompt: "调一个没有的工具",
+    script: [{ toolCalls: [{ id: "call_1", name: "nope", arguments: {} }] }, { text: "没有这个工具。" }],
+  },
+  {
+    id: "invalid-arguments",
+    title: "参数不合校验",
+    chapters: ["8.5"],
+    prompt: "参数写错",
+    script: [{ toolCalls: [{ id: "call_1", name: "calc", arguments: { expr: "1+2" } }] }, { text: "参数错了。" }],
+  },
+  {
+    id: "rate-limit-retry-after-ms",
+    title: "429 带 retry-after-ms",
+    chapters: ["8.7"],
+    prompt: "你好",
+    script: [{ httpError: 429, headers: { "retry-after-ms": "1" } }, { text: "你好！" }],
+  },
+  {
+    id: "server-error-twice",
+    title: "500 两次后成功",
+    chapters: ["8.7"],
+    prompt: "你好",
+    script: [{ httpError: 500 }, { httpError: 500 }, { text: "你好！" }],
+  },
+  {
+    id: "insufficient-quota",
+    title: "额度用完（insufficient_quota）",
+    chapters: ["8.7"],
+    prompt: "你好",
+    script: [
+      {
+        httpError: 429,
+        body: { error: { message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", code: "insufficient_quota" } },
+      },
+      { text: "不该走到这里" },
+    ],
+  },
+  {
+    id: "context-overflow",
+    title: "上下文溢出",
+    chapters: ["8.7"],
+    prompt: "再来一个问题",
+    earlier: [{ question: "早先的问题", answer: "早先的回答" }],
+    script: [
+      { httpError: 400, message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens." },
+      { text: "压缩之后的回答" },
+    ],
+  },
+  {
+    id: "stream-cut",
+    title: "回复流到一半连接被掐断",
+    chapters: ["8.7"],
+    prompt: "你好",
+    script: [{ text: "这句话说不完", dropAfterChunks: FIRST_TEXT_CHUNK + 1 }, { text: "重新说一遍。" }],
+  },
+  {
+    id: "length-stop",
+    title: "length 停止（输出用满上限）",
+    chapters: ["8.7"],
+    prompt: "写长一点",
+    // 输出用满了上限：output 等于模型的 maxTokens（见 MODEL_MAX_TOKENS）
+    script: [{ text: "写到这里就", stopReason: "length", usage: { output: 1000 } }, { text: "不该走到这里" }],
+  },
+];
+
+/** 两边的模型都用这一组数字。 */
+export const MODEL_CONTEXT_WINDOW = 128_000;
+export const MODEL_MAX_TOKENS = 1000;
