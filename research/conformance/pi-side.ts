@@ -1,5 +1,5 @@
 /**
- * Pi 这一边：真实的 `@earendil-works/pi-ai` openai-completions 适配器（指向本地脚本服务器），
+ * Pi 这一边：真实的 `@earendil-works/pi-ai` 适配器（openai-completions 或 anthropic-messages，指向本地脚本服务器），
  * 真实的 `@earendil-works/pi-agent-core` Agent 循环，全部用 Pi 的默认设置。
  *
  * 回合层（AgentSession：退避重试、溢出压缩）在 `@earendil-works/pi-coding-agent` 里，它在 Node 20 上加载不了
@@ -19,10 +19,11 @@ import {
   type Model,
 } from "@earendil-works/pi-ai";
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
-import { streamSimple } from "@earendil-works/pi-ai/api/openai-completions";
+import { streamSimple as streamAnthropic } from "@earendil-works/pi-ai/api/anthropic-messages";
+import { streamSimple as streamOpenAI } from "@earendil-works/pi-ai/api/openai-completions";
 import { startServer } from "./lab.ts";
 import type { PlainMessage, SideResult } from "./observe.ts";
-import { MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Scenario } from "./scenarios.ts";
+import { MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Api, type Scenario } from "./scenarios.ts";
 import { neutralTools } from "./tools.ts";
 
 /** 我们设了哪些值（其余全是 Pi 的默认）。R12 的开头列出它们。 */
@@ -33,15 +34,17 @@ export const PI_SETTINGS = {
   maxRetries: 3,
 };
 
-export async function runPi(scenario: Scenario): Promise<SideResult> {
-  const server = await startServer(scenario.script);
+type PiApi = "openai-completions" | "anthropic-messages";
+
+export async function runPi(scenario: Scenario, api: Api): Promise<SideResult> {
+  const server = await startServer(scenario.script(api));
   try {
-    const model: Model<"openai-completions"> = {
+    const model: Model<PiApi> = {
       id: "scripted",
       name: "scripted",
-      api: "openai-completions",
+      api: api === "openai" ? "openai-completions" : "anthropic-messages",
       provider: "scripted",
-      baseUrl: server.openaiBaseUrl,
+      baseUrl: api === "openai" ? server.openaiBaseUrl : server.anthropicBaseUrl,
       reasoning: false,
       input: ["text"],
       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
@@ -60,8 +63,11 @@ export async function runPi(scenario: Scenario): Promise<SideResult> {
       }),
     }));
     agent = new Agent({
-      // 默认的 streamFn 经 api 注册表找到的也是这个适配器；直接给出它，只为带上一个假密钥
-      streamFn: (m, context, options) => streamSimple(m as Model<"openai-completions">, context, { ...options, apiKey: "sk-test" }),
+      // 默认的 streamFn 经 api 注册表找到的也是这两个适配器；直接给出，只为带上一个假密钥
+      streamFn: (m, context, options) =>
+        m.api === "anthropic-messages"
+          ? streamAnthropic(m as Model<"anthropic-messages">, context, { ...options, apiKey: "sk-ant-test" })
+          : streamOpenAI(m as Model<"openai-completions">, context, { ...options, apiKey: "sk-test" }),
       initialState: { model, systemPrompt: "你是一个测试用的助手。", tools, messages: earlierMessages(scenario, model) },
     });
     const events: string[] = [];
@@ -87,7 +93,7 @@ export async function runPi(scenario: Scenario): Promise<SideResult> {
   }
 }
 
-function earlierMessages(scenario: Scenario, model: Model<"openai-completions">): AgentMessage[] {
+function earlierMessages(scenario: Scenario, model: Model<PiApi>): AgentMessage[] {
   return (scenario.earlier ?? []).flatMap(({ question, answer }) => [
     { role: "user" as const, content: [{ type: "text" as const, text: question }], timestamp: 0 },
     {

@@ -5,25 +5,34 @@
 import { ASPECT_NAMES, ASPECTS, aspectValue, differences, type Aspect, type SideResult } from "./observe.ts";
 import { PI_SETTINGS, runPi } from "./pi-side.ts";
 import { REASONS } from "./reasons.ts";
-import { SCENARIOS, MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Scenario } from "./scenarios.ts";
+import { APIS, SCENARIOS, MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Api, type Scenario } from "./scenarios.ts";
 import { runStep09, STEP09_SETTINGS } from "./step09-side.ts";
 
 export interface Row {
   scenario: Scenario;
-  pi: SideResult;
-  lab: SideResult;
+  /** 每种协议下两边的结果。 */
+  runs: Record<Api, { pi: SideResult; lab: SideResult }>;
+  /** 任一种协议下不同的方面。 */
   differs: Aspect[];
 }
 
-/** 逐个场景跑两边（串行：每个场景各起一个服务器，互不干扰）。 */
+const API_NAMES: Record<Api, string> = { openai: "OpenAI Chat Completions", anthropic: "Anthropic Messages" };
+
+/** 逐个场景、逐种协议跑两边（串行：每次各起一个服务器，互不干扰）。 */
 export async function runAll(scenarios: Scenario[] = SCENARIOS): Promise<Row[]> {
   const rows: Row[] = [];
   for (const scenario of scenarios) {
-    const pi = await runPi(scenario);
-    const lab = await runStep09(scenario);
-    rows.push({ scenario, pi, lab, differs: differences(pi, lab) });
+    const runs = {} as Row["runs"];
+    for (const api of APIS) runs[api] = { pi: await runPi(scenario, api), lab: await runStep09(scenario, api) };
+    const differs = new Set(APIS.flatMap((api) => differences(runs[api].pi, runs[api].lab)));
+    rows.push({ scenario, runs, differs: ASPECTS.filter((a) => differs.has(a)) });
   }
   return rows;
+}
+
+/** 同一边在两种协议下比较的内容是否逐行相同。 */
+function sameAcrossApis(a: SideResult, b: SideResult): boolean {
+  return ASPECTS.every((aspect) => aspectValue(a, aspect).join("\n") === aspectValue(b, aspect).join("\n"));
 }
 
 export const anchorOf = (id: string): string => `row-${id}`;
@@ -42,12 +51,12 @@ export function renderReport(rows: Row[]): string {
     "",
     "## 怎么跑的",
     "",
-    "- **服务器**：实验的本地脚本服务器（真正的 HTTP、真正的 SSE），按场景的剧本依次回答每个请求，并数请求。两边都说 OpenAI Chat Completions 协议。",
-    "- **Pi 这一边**：`@earendil-works/pi-ai` 的 openai-completions 适配器（`baseUrl` 指向脚本服务器的模型）加 `@earendil-works/pi-agent-core` 的 `Agent`，都是 1.6.0 的发布包，在 Node 20 上实跑。",
+    "- **服务器**：实验的本地脚本服务器（真正的 HTTP、真正的 SSE），按场景的剧本依次回答每个请求，并数请求。每个场景用两种协议（OpenAI Chat Completions、Anthropic Messages）各跑一次。",
+    "- **Pi 这一边**：`@earendil-works/pi-ai` 的 openai-completions 与 anthropic-messages 适配器（`baseUrl` 指向脚本服务器的模型）加 `@earendil-works/pi-agent-core` 的 `Agent`，都是 1.6.0 的发布包，在 Node 20 上实跑。",
     "  回合层（退避重试、溢出压缩）在 `@earendil-works/pi-coding-agent` 的 `AgentSession` 里；这个包在 Node 20 上加载不了（顶层 `import { globSync } from \"node:fs\"`，它带的 undici 还要 zlib 的 zstd，都是 Node 22 才有），",
     "  所以 `conformance/pi-side.ts` 用一个替身照 `AgentSession` 的运行循环与分诊台逐段转写 `@earendil-works/pi-coding-agent@1.6.0 src/core/agent-session.ts:2064-2100`（`_handlePostAgentRun`），",
     "  判断全用 Pi 自己导出的函数（`isContextOverflow`、`isRetryableAssistantError`、`isRecoverableLength`、`retryDelayMs`）。压缩本身（请模型写摘要）替身不跑。",
-    "- **step09 这一边**：实验自己的 openai-completions 适配器、`ToolRegistry`、`runWithRetry`（里面是 `runAgentLoop`），按相对路径从 `labs/` 导入，装配方式与 `main.ts` 相同。",
+    "- **step09 这一边**：实验自己的两个适配器、`ToolRegistry`、`runWithRetry`（里面是 `runAgentLoop`），按相对路径从 `labs/` 导入，装配方式与 `main.ts` 相同。",
     "- **工具**：两边用同一份工具（`conformance/tools.ts`：`calc`、会抛异常的 `boom`、一直等到被取消的 `wait`），只是分别包成 Pi 的 `AgentTool` 与 step09 的工具定义。",
     "- **取消**从不按毫秒数：「文字流到一半」是服务器发完第一段文字就不再出声、客户端收到这一段时取消；「两个工具之间」是第一条工具结果进历史时取消；「工具执行中」是 `wait` 工具报告开始时取消。",
     "",
@@ -83,7 +92,7 @@ export function renderReport(rows: Row[]): string {
 }
 
 export function renderSection(row: Row, n: number): string[] {
-  const { scenario, pi, lab } = row;
+  const { scenario } = row;
   const reason = REASONS[scenario.id];
   const out = [
     sectionMarker(scenario.id),
@@ -93,10 +102,27 @@ export function renderSection(row: Row, n: number): string[] {
     "",
     `章节：${scenario.chapters.join("、")} · 结果：${row.differs.length === 0 ? "**相同**" : `**不同**（${row.differs.map((a) => ASPECT_NAMES[a]).join("、")}）`}`,
     "",
-    "```text",
   ];
+  const [first, ...others] = APIS;
+  const base = row.runs[first as Api];
+  out.push(`${API_NAMES[first as Api]} 协议：`, "", ...renderBlock(base.pi, base.lab), "");
+  for (const api of others) {
+    const run = row.runs[api];
+    if (sameAcrossApis(run.pi, base.pi) && sameAcrossApis(run.lab, base.lab)) {
+      out.push(`${API_NAMES[api]} 协议：两边比较的内容与上面逐行相同（原文措辞不同，不比较）。`, "");
+    } else {
+      out.push(`${API_NAMES[api]} 协议（与上面不同）：`, "", ...renderBlock(run.pi, run.lab), "");
+    }
+  }
+  out.push(reason ? `${reason.kind ? `**${KIND_NAMES[reason.kind]}。** ` : ""}${reason.text}` : "（还没有写理由）");
+  return out;
+}
+
+function renderBlock(pi: SideResult, lab: SideResult): string[] {
+  const differs = differences(pi, lab);
+  const out = ["```text"];
   for (const aspect of ASPECTS) {
-    const same = !row.differs.includes(aspect);
+    const same = !differs.includes(aspect);
     out.push(`${ASPECT_NAMES[aspect]}${same ? "（相同）" : "（不同）"}`);
     const p = aspectValue(pi, aspect);
     const l = aspectValue(lab, aspect);
@@ -111,8 +137,7 @@ export function renderSection(row: Row, n: number): string[] {
     side.history.flatMap((m) => (m.errorMessage ? [oneLine(m.errorMessage)] : m.role === "toolResult" ? [oneLine(m.text)] : []));
   out.push("原文（不比较）", "  Pi 1.6.0:", ...(notes(pi).length ? notes(pi) : ["（无）"]).map((v) => `    ${v}`));
   out.push("  step09:", ...(notes(lab).length ? notes(lab) : ["（无）"]).map((v) => `    ${v}`));
-  out.push("```", "");
-  out.push(reason ? `${reason.kind ? `**${KIND_NAMES[reason.kind]}。** ` : ""}${reason.text}` : "（还没有写理由）");
+  out.push("```");
   return out;
 }
 

@@ -1,11 +1,14 @@
 /**
- * 对照场景：同一份剧本，先交给真实的 Pi 1.6.0，再交给实验 step09，各自跑一遍。
+ * 对照场景：同一份剧本，先交给真实的 Pi 1.6.0，再交给实验 step09，各自跑一遍；
+ * 两种协议（OpenAI Chat Completions、Anthropic Messages）各跑一次。
  *
- * 剧本用 OpenAI Chat Completions 协议（两边的 openai-completions 适配器都说它）。
  * 取消从不按毫秒数：要么等第一段文字到达（服务器发完这一段就不再出声），要么等第一个工具结果，
  * 要么等工具自己报告「开始了」。
  */
 import type { Turn } from "./lab.ts";
+
+export type Api = "openai" | "anthropic";
+export const APIS: Api[] = ["openai", "anthropic"];
 
 /** 什么时候按下取消。 */
 export type CancelPoint =
@@ -24,8 +27,8 @@ export interface Scenario {
   chapters: string[];
   /** 用户说的话。 */
   prompt: string;
-  /** 服务器依次回答的每个请求。 */
-  script: Turn[];
+  /** 服务器依次回答的每个请求（事件个数与错误正文随协议不同）。 */
+  script: (api: Api) => Turn[];
   cancel?: CancelPoint;
   /** 用户这句话之前已经有的对话（溢出场景要有可以压缩的早先消息）。 */
   earlier?: Array<{ question: string; answer: string }>;
@@ -37,8 +40,13 @@ const TWO_CALCS = [
   { id: "call_2", name: "calc", arguments: { expression: "3*4" } },
 ];
 
-/** 以 OpenAI 协议，文字两字一片：comment、role、第一片文字，共 3 个事件。 */
-const FIRST_TEXT_CHUNK = 3;
+/**
+ * 发到第一片文字为止的事件个数（文字两字一片）：
+ * OpenAI 是注释、role、第一片文字；Anthropic 是 message_start、ping、content_block_start、第一片文字。
+ */
+const FIRST_TEXT_CHUNK: Record<Api, number> = { openai: 3, anthropic: 4 };
+
+const QUOTA_MESSAGE = "You exceeded your current quota, please check your plan and billing details.";
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -46,7 +54,7 @@ export const SCENARIOS: Scenario[] = [
     title: "文字流到一半时取消",
     chapters: ["5.6", "8.5"],
     prompt: "讲个长故事",
-    script: [{ text: "从前有座山，山里有座庙。", hangAfterChunks: FIRST_TEXT_CHUNK }],
+    script: (api) => [{ text: "从前有座山，山里有座庙。", hangAfterChunks: FIRST_TEXT_CHUNK[api] }],
     cancel: "first-text",
   },
   {
@@ -54,7 +62,7 @@ export const SCENARIOS: Scenario[] = [
     title: "同一批两个工具调用之间取消",
     chapters: ["5.6", "8.5"],
     prompt: "算两道题",
-    script: [{ text: "我来算。", toolCalls: TWO_CALCS }, { text: "不该走到这里" }],
+    script: () => [{ text: "我来算。", toolCalls: TWO_CALCS }, { text: "不该走到这里" }],
     cancel: "first-tool-result",
   },
   {
@@ -62,7 +70,7 @@ export const SCENARIOS: Scenario[] = [
     title: "工具执行中取消",
     chapters: ["5.6", "8.5", "8.6"],
     prompt: "等一等",
-    script: [{ toolCalls: [{ id: "call_1", name: "wait", arguments: { label: "第一个" } }] }, { text: "不该走到这里" }],
+    script: () => [{ toolCalls: [{ id: "call_1", name: "wait", arguments: { label: "第一个" } }] }, { text: "不该走到这里" }],
     cancel: "tool-started",
   },
   {
@@ -70,46 +78,46 @@ export const SCENARIOS: Scenario[] = [
     title: "工具抛出异常",
     chapters: ["8.5"],
     prompt: "试试会炸的工具",
-    script: [{ toolCalls: [{ id: "call_1", name: "boom", arguments: {} }] }, { text: "工具出错了，我换个办法。" }],
+    script: () => [{ toolCalls: [{ id: "call_1", name: "boom", arguments: {} }] }, { text: "工具出错了，我换个办法。" }],
   },
   {
     id: "unknown-tool",
     title: "调用不存在的工具",
     chapters: ["8.5"],
     prompt: "调一个没有的工具",
-    script: [{ toolCalls: [{ id: "call_1", name: "nope", arguments: {} }] }, { text: "没有这个工具。" }],
+    script: () => [{ toolCalls: [{ id: "call_1", name: "nope", arguments: {} }] }, { text: "没有这个工具。" }],
   },
   {
     id: "invalid-arguments",
     title: "参数不合校验",
     chapters: ["8.5"],
     prompt: "参数写错",
-    script: [{ toolCalls: [{ id: "call_1", name: "calc", arguments: { expr: "1+2" } }] }, { text: "参数错了。" }],
+    script: () => [{ toolCalls: [{ id: "call_1", name: "calc", arguments: { expr: "1+2" } }] }, { text: "参数错了。" }],
   },
   {
     id: "rate-limit-retry-after-ms",
     title: "429 带 retry-after-ms",
     chapters: ["8.7"],
     prompt: "你好",
-    script: [{ httpError: 429, headers: { "retry-after-ms": "1" } }, { text: "你好！" }],
+    script: () => [{ httpError: 429, headers: { "retry-after-ms": "1" } }, { text: "你好！" }],
   },
   {
     id: "server-error-twice",
     title: "500 两次后成功",
     chapters: ["8.7"],
     prompt: "你好",
-    script: [{ httpError: 500 }, { httpError: 500 }, { text: "你好！" }],
+    script: () => [{ httpError: 500 }, { httpError: 500 }, { text: "你好！" }],
   },
   {
     id: "insufficient-quota",
     title: "额度用完（insufficient_quota）",
     chapters: ["8.7"],
     prompt: "你好",
-    script: [
-      {
-        httpError: 429,
-        body: { error: { message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", code: "insufficient_quota" } },
-      },
+    script: (api) => [
+      // OpenAI 的真实正文；Anthropic 没有这种错误类型，用同样的说明放进它的错误形状
+      api === "openai"
+        ? { httpError: 429, body: { error: { message: QUOTA_MESSAGE, type: "insufficient_quota", code: "insufficient_quota" } } }
+        : { httpError: 429, message: `insufficient_quota: ${QUOTA_MESSAGE}` },
       { text: "不该走到这里" },
     ],
   },
@@ -119,7 +127,7 @@ export const SCENARIOS: Scenario[] = [
     chapters: ["8.7"],
     prompt: "再来一个问题",
     earlier: [{ question: "早先的问题", answer: "早先的回答" }],
-    script: [
+    script: () => [
       { httpError: 400, message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens." },
       { text: "压缩之后的回答" },
     ],
@@ -129,7 +137,7 @@ export const SCENARIOS: Scenario[] = [
     title: "回复流到一半连接被掐断",
     chapters: ["8.7"],
     prompt: "你好",
-    script: [{ text: "这句话说不完", dropAfterChunks: FIRST_TEXT_CHUNK + 1 }, { text: "重新说一遍。" }],
+    script: (api) => [{ text: "这句话说不完", dropAfterChunks: FIRST_TEXT_CHUNK[api] + 1 }, { text: "重新说一遍。" }],
   },
   {
     id: "length-stop",
@@ -137,7 +145,7 @@ export const SCENARIOS: Scenario[] = [
     chapters: ["8.7"],
     prompt: "写长一点",
     // 输出用满了上限：output 等于模型的 maxTokens（见 MODEL_MAX_TOKENS）
-    script: [{ text: "写到这里就", stopReason: "length", usage: { output: 1000 } }, { text: "不该走到这里" }],
+    script: () => [{ text: "写到这里就", stopReason: "length", usage: { output: 1000 } }, { text: "不该走到这里" }],
   },
 ];
 

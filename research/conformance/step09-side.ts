@@ -1,11 +1,11 @@
 /**
- * step09 这一边：实验自己的 openai-completions 适配器（指向同一个脚本服务器）、ToolRegistry、
+ * step09 这一边：实验自己的两个适配器（指向同一个脚本服务器）、ToolRegistry、
  * runWithRetry（里面是 runAgentLoop），全部用 step09 的默认设置，与 main.ts 的装配方式相同。
  */
 import path from "node:path";
 import { importLab, startServer, STEP09 } from "./lab.ts";
 import type { PlainMessage, SideResult } from "./observe.ts";
-import { MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Scenario } from "./scenarios.ts";
+import { MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Api, type Scenario } from "./scenarios.ts";
 import { neutralTools } from "./tools.ts";
 
 /** 我们设了哪些值（其余全是 step09 的默认）。 */
@@ -34,8 +34,10 @@ interface LabEvent {
 interface ToolRegistry {
   register(tool: { name: string; description: string; parameters: Record<string, unknown>; execute(args: Record<string, unknown>, context: { signal?: AbortSignal }): Promise<{ content: string; isError?: boolean }> }): void;
 }
+type Connection = { baseUrl: string; apiKey: string; model: string; maxTokens?: number };
 interface Step09 {
-  createOpenAIStream(config: { baseUrl: string; apiKey: string; model: string; maxTokens?: number }): unknown;
+  createOpenAIStream(config: Connection): unknown;
+  createAnthropicStream(config: Connection): unknown;
   ToolRegistry: new () => ToolRegistry;
   runWithRetry(options: Record<string, unknown>): AsyncGenerator<LabEvent>;
   transformMessages(messages: LabMessage[]): LabMessage[];
@@ -43,19 +45,20 @@ interface Step09 {
 }
 
 async function loadStep09(): Promise<Step09> {
-  const [provider, tools, retry, transform, classify] = await Promise.all([
+  const [provider, anthropic, tools, retry, transform, classify] = await Promise.all([
     importLab<Pick<Step09, "createOpenAIStream">>(path.join(STEP09, "providers/openai-completions.ts")),
+    importLab<Pick<Step09, "createAnthropicStream">>(path.join(STEP09, "providers/anthropic-messages.ts")),
     importLab<Pick<Step09, "ToolRegistry">>(path.join(STEP09, "tools/types.ts")),
     importLab<Pick<Step09, "runWithRetry">>(path.join(STEP09, "retry/turn-retry.ts")),
     importLab<Pick<Step09, "transformMessages">>(path.join(STEP09, "providers/transform-messages.ts")),
     importLab<Pick<Step09, "classifyAssistantError">>(path.join(STEP09, "retry/classify.ts")),
   ]);
-  return { ...provider, ...tools, ...retry, ...transform, ...classify };
+  return { ...provider, ...anthropic, ...tools, ...retry, ...transform, ...classify };
 }
 
-export async function runStep09(scenario: Scenario): Promise<SideResult> {
+export async function runStep09(scenario: Scenario, api: Api): Promise<SideResult> {
   const lab = await loadStep09();
-  const server = await startServer(scenario.script);
+  const server = await startServer(scenario.script(api));
   try {
     const controller = new AbortController();
     const registry = new lab.ToolRegistry();
@@ -77,7 +80,10 @@ export async function runStep09(scenario: Scenario): Promise<SideResult> {
     const context = { messages };
     const events: string[] = [];
     const run = lab.runWithRetry({
-      streamFn: lab.createOpenAIStream({ baseUrl: server.openaiBaseUrl, apiKey: "sk-test", model: "scripted", maxTokens: MODEL_MAX_TOKENS }),
+      streamFn:
+        api === "openai"
+          ? lab.createOpenAIStream({ baseUrl: server.openaiBaseUrl, apiKey: "sk-test", model: "scripted", maxTokens: MODEL_MAX_TOKENS })
+          : lab.createAnthropicStream({ baseUrl: server.anthropicBaseUrl, apiKey: "sk-ant-test", model: "scripted", maxTokens: MODEL_MAX_TOKENS }),
       context,
       tools: registry,
       toolContext: { cwd: process.cwd(), signal: controller.signal },
