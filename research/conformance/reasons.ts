@@ -3,8 +3,7 @@
  *   - verdict 必须等于两边实跑比出来的结果（不一样却写「相同」、一样却写「不同」，测试都失败）；
  *   - 「不同」的行必须写明不同在哪几个方面（differs），也必须等于实跑结果；
  *   - 每条理由至少带一条 Pi 引用（R12 里由引用检查器逐条核对）。
- * kind：deliberate = 章节点名的有意简化；not-copied = 我们选择不照搬的 Pi 行为；
- *       harness = 这张对照表自己的局限（Pi 那边有一段没能实跑）。
+ * kind：deliberate = 章节点名的有意简化；not-copied = 我们选择不照搬的 Pi 行为。
  */
 import type { Aspect } from "./observe.ts";
 
@@ -12,7 +11,7 @@ export interface Reason {
   verdict: "same" | "differs";
   /** verdict 为 differs 时：哪几个方面不同（与实跑结果逐一核对）。 */
   differs?: Aspect[];
-  kind?: "deliberate" | "not-copied" | "harness";
+  kind?: "deliberate" | "not-copied";
   /** 一段 Markdown：为什么这样（相同的行写 Pi 这样做的依据）。 */
   text: string;
 }
@@ -93,14 +92,16 @@ export const REASONS: Record<string, Reason> = {
   },
   "context-overflow": {
     verdict: "differs",
-    differs: ["history", "nextRequest", "requests", "events"],
-    kind: "harness",
+    differs: ["history", "nextRequest", "requests"],
+    kind: "deliberate",
     text:
-      "两边做的是同一个决定：溢出不走退避重试，把失败的这次尝试从上下文里省略，压缩一次、重试一次 " +
+      "两边做的是同一个决定，事件也相同：溢出不走退避重试，把失败的这次尝试从上下文里省略，压缩一次、重试一次 " +
       "`@earendil-works/pi-coding-agent@1.6.0 src/core/agent-session.ts:3173-3216`（`_overflowRecoveryAttempted`）。" +
-      "不同在压缩本身：Pi 请模型把早先的对话写成摘要 `@earendil-works/pi-coding-agent@1.6.0 src/core/compaction/compaction.ts:611-638`（`completeSummarization`），" +
-      "这一段在 AgentSession 里，Node 20 上跑不起来，替身只记下「要压缩并重试」就停了，所以 Pi 这一列少一个请求、历史里还是原来的消息；" +
-      "step09 丢掉最早的整轮、换一句说明（8.7 章点名的简化），再重试一次成功。",
+      "不同在压缩本身：Pi 保留最近约 20 000 token（`keepRecentTokens`，`@earendil-works/pi-coding-agent@1.6.0 src/core/settings-defaults.ts:9-13`（`keepRecentTokens`）），" +
+      "把更早的部分交给模型写成摘要 `@earendil-works/pi-coding-agent@1.6.0 src/core/compaction/compaction.ts:611-638`（`completeSummarization`）——这要多一个请求，" +
+      "历史开头换成一条 `compactionSummary`，还可能从一轮的中间切开；step09 不调用模型，丢掉最早的整轮、换一句说明（8.7 章点名的简化）。" +
+      "早先的对话若短于 `keepRecentTokens`，Pi 没有东西可压，`prepareCompaction` 返回空，它省略失败的尝试后就停下，不重试 " +
+      "`@earendil-works/pi-coding-agent@1.6.0 src/core/agent-session.ts:3280-3284`（`prepareCompaction`）；所以这个场景给了三轮很长的早先对话。",
   },
   "stream-cut": {
     verdict: "same",

