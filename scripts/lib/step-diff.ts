@@ -1,102 +1,223 @@
-import fs from "node:fs";
 import path from "node:path";
+import { diffLines } from "diff";
 import { paint } from "./color.ts";
-import { stepDir } from "./steps.ts";
+import { gitFiles, worktreeFiles, type StepFiles } from "./step-files.ts";
 import { normalizeEol } from "./text.ts";
 import { unifiedDiff } from "./unified-diff.ts";
-import { walkFiles } from "./walk-files.ts";
 
-// 每一步都会改到的文件：变化是预期内的「噪音」，照样显示，但排在最后
+// 每一步都会改到的文件：变化是预期内的「噪音」，照样显示，但排在「其他文件」的最后
 const NOISE = new Set(["package.json", "README.md", "expected-output.txt"]);
 
 export function isNoise(file: string): boolean {
   return NOISE.has(path.posix.basename(file));
 }
 
+/** 读者最关心的排前面：src/ 是这一章的代码，其次是其他文件（扩展、配置、说明），测试最后 */
+export type FileGroup = "src" | "other" | "test";
+export const GROUP_TITLE: Record<FileGroup, string> = { src: "src/", other: "其他文件", test: "测试" };
+
+export function groupOf(file: string): FileGroup {
+  if (file.startsWith("src/")) return "src";
+  if (file.startsWith("test/")) return "test";
+  return "other";
+}
+
+const GROUP_ORDER: FileGroup[] = ["src", "other", "test"];
+
+/** 排序：src/ → 其他（噪音最后）→ 测试，同组按路径 */
+export function readingOrder(files: string[]): string[] {
+  const key = (f: string) => `${GROUP_ORDER.indexOf(groupOf(f))}${isNoise(f) ? 1 : 0}${f}`;
+  return [...files].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+export type FileStatus = "added" | "removed" | "changed";
+
+export interface FileChange {
+  file: string;
+  status: FileStatus;
+  /** 增加与删除的行数（二进制文件为 0） */
+  plus: number;
+  minus: number;
+  binary: boolean;
+}
+
 export interface StepComparison {
   from: string;
   to: string;
+  /** "git"：比的是提交的版本；"worktree"：目录里现有的文件 */
+  source: StepFiles["kind"];
+  /** 按阅读顺序排好的改动 */
+  changes: FileChange[];
   added: string[];
   removed: string[];
   changed: string[];
   unchanged: number;
-  /** 文件的文本内容（已统一换行），二进制文件为 undefined */
+  /** 两个步骤里学习者自己加的、没有提交的文件（不参与比较） */
+  untracked: string[];
+  /** 提交之后又改过的文件（比较用的是提交的版本） */
+  modified: string[];
+  /** 文件的文本内容（已统一换行），二进制文件或不存在时为 undefined */
   read(side: "from" | "to", file: string): string | undefined;
 }
 
+export interface CompareOptions {
+  /** true：比较目录里现有的文件（包括自己加的）；默认比较 git 里提交的版本 */
+  worktree?: boolean;
+}
+
 // 含 NUL 字节就当二进制，不做文本 diff
-function readText(file: string): string | undefined {
-  const buf = fs.readFileSync(file);
-  if (buf.subarray(0, 8000).includes(0)) return undefined;
+function asText(buf: Buffer | undefined): string | undefined {
+  if (buf === undefined || buf.subarray(0, 8000).includes(0)) return undefined;
   return normalizeEol(buf.toString("utf8"));
 }
 
-// 代码文件在前、噪音文件在后，各自按路径排序
-function noiseLast(files: string[]): string[] {
-  return [...files.filter((f) => !isNoise(f)), ...files.filter(isNoise)];
-}
-
-export function compareSteps(root: string, from: string, to: string): StepComparison {
-  const fromDir = stepDir(root, from);
-  const toDir = stepDir(root, to);
-  const fromFiles = new Set(walkFiles(fromDir));
-  const toFiles = new Set(walkFiles(toDir));
-  const read = (side: "from" | "to", file: string) => readText(path.join(side === "from" ? fromDir : toDir, file));
-
-  const added = [...toFiles].filter((f) => !fromFiles.has(f));
-  const removed = [...fromFiles].filter((f) => !toFiles.has(f));
-  const changed: string[] = [];
-  let unchanged = 0;
-  for (const f of fromFiles) {
-    if (!toFiles.has(f)) continue;
-    const a = read("from", f);
-    const b = read("to", f);
-    const same = a !== undefined && b !== undefined ? a === b : fs.readFileSync(path.join(fromDir, f)).equals(fs.readFileSync(path.join(toDir, f)));
-    if (same) unchanged++;
-    else changed.push(f);
+/** 增删行数：与 unified diff 里的 +/- 行一致 */
+export function countLines(a: string, b: string): { plus: number; minus: number } {
+  let plus = 0;
+  let minus = 0;
+  for (const part of diffLines(a, b)) {
+    if (part.added) plus += part.count ?? 0;
+    else if (part.removed) minus += part.count ?? 0;
   }
-  return { from, to, added: noiseLast(added.sort()), removed: noiseLast(removed.sort()), changed: noiseLast(changed.sort()), unchanged, read };
+  return { plus, minus };
 }
 
-export function formatStepDiff(c: StepComparison, color = false): string {
-  const p = paint(color);
-  const out: string[] = [];
-  const tag = (f: string) => (isNoise(f) ? p.dim("（每步都会变，属预期噪音）") : "");
+export function compareSteps(root: string, from: string, to: string, options: CompareOptions = {}): StepComparison {
+  const source = (options.worktree ? undefined : gitFiles(root)) ?? worktreeFiles(root);
+  const fromFiles = new Set(source.files(from));
+  const toFiles = new Set(source.files(to));
+  const cache = new Map<string, string | undefined>();
+  const read = (side: "from" | "to", file: string): string | undefined => {
+    const key = `${side}:${file}`;
+    if (!cache.has(key)) cache.set(key, asText(source.read(side === "from" ? from : to, file)));
+    return cache.get(key);
+  };
 
-  out.push(p.bold(`步骤对比：${c.from} → ${c.to}`));
-  out.push(`新增 ${c.added.length} 个文件，删除 ${c.removed.length} 个，修改 ${c.changed.length} 个，未变 ${c.unchanged} 个`);
-  if (c.added.length + c.removed.length + c.changed.length === 0) {
-    out.push("", "两个步骤的内容完全相同。");
+  const changes: FileChange[] = [];
+  let unchanged = 0;
+  for (const file of new Set([...fromFiles, ...toFiles])) {
+    const status: FileStatus = !fromFiles.has(file) ? "added" : !toFiles.has(file) ? "removed" : "changed";
+    const a = status === "added" ? "" : read("from", file);
+    const b = status === "removed" ? "" : read("to", file);
+    if (a === undefined || b === undefined) {
+      // 二进制：只比字节
+      const same = status === "changed" && source.read(from, file)?.equals(source.read(to, file) ?? Buffer.alloc(0)) === true;
+      if (same) unchanged++;
+      else changes.push({ file, status, plus: 0, minus: 0, binary: true });
+      continue;
+    }
+    if (status === "changed" && a === b) {
+      unchanged++;
+      continue;
+    }
+    changes.push({ file, status, ...countLines(a, b), binary: false });
+  }
+  const order = readingOrder(changes.map((c) => c.file));
+  changes.sort((x, y) => order.indexOf(x.file) - order.indexOf(y.file));
+  const pick = (s: FileStatus) => changes.filter((c) => c.status === s).map((c) => c.file);
+  const localFrom = source.local(from);
+  const localTo = source.local(to);
+  const untracked = [...localFrom.untracked.map((f) => `${from}/${f}`), ...localTo.untracked.map((f) => `${to}/${f}`)];
+  const modified = [...localFrom.modified.map((f) => `${from}/${f}`), ...localTo.modified.map((f) => `${to}/${f}`)];
+  return { from, to, source: source.kind, changes, added: pick("added"), removed: pick("removed"), changed: pick("changed"), unchanged, untracked, modified, read };
+}
+
+export interface FormatOptions {
+  color?: boolean;
+  /** 只看 src/ */
+  srcOnly?: boolean;
+  /** 只看统计：每个文件的 +/- 行数与各组合计，不打印 diff */
+  stat?: boolean;
+}
+
+/** 各组的合计：文件数与增删行数 */
+export function totals(changes: FileChange[]): Record<FileGroup, { files: number; plus: number; minus: number }> {
+  const t = { src: { files: 0, plus: 0, minus: 0 }, other: { files: 0, plus: 0, minus: 0 }, test: { files: 0, plus: 0, minus: 0 } };
+  for (const c of changes) {
+    const g = t[groupOf(c.file)];
+    g.files++;
+    g.plus += c.plus;
+    g.minus += c.minus;
+  }
+  return t;
+}
+
+export function formatStepDiff(c: StepComparison, options: FormatOptions | boolean = {}): string {
+  const opts: FormatOptions = typeof options === "boolean" ? { color: options } : options;
+  const p = paint(opts.color ?? false);
+  const changes = opts.srcOnly ? c.changes.filter((x) => groupOf(x.file) === "src") : c.changes;
+  const out: string[] = [];
+  const STATUS_WORD: Record<FileStatus, string> = { added: "（新增）", removed: "（删除）", changed: "" };
+  const tag = (f: string) => (isNoise(f) ? p.dim("（每步都会变，属预期噪音）") : "");
+  const count = (plus: number, minus: number) => `${p.green(`+${plus}`)} ${p.red(`−${minus}`)}`;
+
+  const scope = opts.srcOnly ? "（只看 src/）" : "";
+  const basis = c.source === "git" ? "比较的是 git 里提交的版本" : "比较的是目录里现有的文件";
+  out.push(p.bold(`步骤对比：${c.from} → ${c.to}${scope}`));
+  out.push(p.dim(basis));
+  const count3 = (s: FileStatus) => changes.filter((x) => x.status === s).length;
+  const unchanged = opts.srcOnly ? "" : `，未变 ${c.unchanged} 个`;
+  out.push(`新增 ${count3("added")} 个文件，删除 ${count3("removed")} 个，修改 ${count3("changed")} 个${unchanged}`);
+  const t = totals(changes);
+  const summary = GROUP_ORDER.filter((g) => t[g].files > 0).map(
+    (g) => `${GROUP_TITLE[g]} ${t[g].files} 个文件 ${count(t[g].plus, t[g].minus)}（共 ${t[g].plus + t[g].minus} 行）`,
+  );
+  if (summary.length > 0) out.push(summary.join("；"));
+
+  // 学习者自己的文件：只列一次，不参与比较
+  if (c.untracked.length > 0) {
+    out.push("", p.dim("没有提交的文件（你自己加的？不参与比较）："));
+    for (const f of c.untracked) out.push(p.dim(`  ? ${f}`));
+  }
+  if (c.modified.length > 0) {
+    out.push("", p.dim("提交之后改过的文件（比较用的是提交的版本；想比现在的内容，加 --worktree）："));
+    for (const f of c.modified) out.push(p.dim(`  * ${f}`));
+  }
+
+  if (changes.length === 0) {
+    out.push("", opts.srcOnly ? "两个步骤的 src/ 完全相同。" : "两个步骤的内容完全相同。");
     return out.join("\n") + "\n";
   }
-  const list = (title: string, files: string[], mark: string) => {
-    out.push("", `${title}：`);
-    if (files.length === 0) out.push("  （无）");
-    for (const f of files) out.push(`  ${mark} ${f}${tag(f)}`);
-  };
-  list("新增", c.added, p.green("+"));
-  list("删除", c.removed, p.red("-"));
-  list("修改", c.changed, p.cyan("~"));
 
-  const section = (file: string, body: string) => {
-    out.push("", p.bold(`━━ ${file} ━━`), body);
-  };
-  const diffChanged = (f: string) => {
-    const a = c.read("from", f);
-    const b = c.read("to", f);
-    if (a === undefined || b === undefined) section(f, "（二进制文件，内容不同，不显示 diff）");
-    else section(f, unifiedDiff(`${c.from}/${f}`, `${c.to}/${f}`, a, b, { color }));
-  };
-  const diffAdded = (f: string) => {
-    const b = c.read("to", f);
-    if (b === undefined) section(`${f}（新增）`, "（二进制文件，不显示内容）");
-    else if (b === "") section(`${f}（新增）`, "（空文件）");
-    else section(`${f}（新增）`, unifiedDiff("/dev/null", `${c.to}/${f}`, "", b, { color, context: 0 }));
-  };
-  // 先看真正的代码变化，再看新文件全文，噪音文件统一放到最后
-  for (const f of c.changed.filter((f) => !isNoise(f))) diffChanged(f);
-  for (const f of c.added.filter((f) => !isNoise(f))) diffAdded(f);
-  for (const f of c.changed.filter(isNoise)) diffChanged(f);
-  for (const f of c.added.filter(isNoise)) diffAdded(f);
+  // 文件清单：按组，每行带增删行数
+  const width = Math.max(...changes.map((x) => displayWidth(x.file + STATUS_WORD[x.status])));
+  for (const g of GROUP_ORDER) {
+    const inGroup = changes.filter((x) => groupOf(x.file) === g);
+    if (inGroup.length === 0) continue;
+    out.push("", `${GROUP_TITLE[g]}：`);
+    for (const x of inGroup) {
+      const mark = x.status === "added" ? p.green("+") : x.status === "removed" ? p.red("-") : p.cyan("~");
+      const name = x.file + STATUS_WORD[x.status];
+      const pad = " ".repeat(Math.max(1, width - displayWidth(name) + 2));
+      out.push(`  ${mark} ${name}${pad}${x.binary ? "（二进制）" : count(x.plus, x.minus)}${tag(x.file)}`);
+    }
+  }
+  if (opts.stat) return out.join("\n") + "\n";
+
+  const section = (file: string, body: string) => out.push("", p.bold(`━━ ${file} ━━`), body);
+  for (const x of changes) {
+    const title = x.file + STATUS_WORD[x.status];
+    if (x.binary) {
+      section(title, "（二进制文件，不显示内容）");
+      continue;
+    }
+    if (x.status === "removed") {
+      section(title, `（整个文件删除，共 ${x.minus} 行）`);
+      continue;
+    }
+    const b = c.read("to", x.file) ?? "";
+    if (x.status === "added") {
+      section(title, b === "" ? "（空文件）" : unifiedDiff("/dev/null", `${c.to}/${x.file}`, "", b, { color: opts.color ?? false, context: 0 }));
+    } else {
+      section(title, unifiedDiff(`${c.from}/${x.file}`, `${c.to}/${x.file}`, c.read("from", x.file) ?? "", b, { color: opts.color ?? false }));
+    }
+  }
   return out.join("\n") + "\n";
+}
+
+/** 终端里的显示宽度：汉字等全角字符占两格，对齐才不会歪 */
+function displayWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
+  return w;
 }

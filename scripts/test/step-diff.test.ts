@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareSteps, formatStepDiff } from "../lib/step-diff.ts";
-import { makeFixtureRoot, removeFixtureRoot, writeStep } from "./helpers/fixture.ts";
+import { makeFixtureRoot, removeFixtureRoot, writeFiles, writeStep } from "./helpers/fixture.ts";
 
 describe("步骤对比（npm run diff）", () => {
   let root: string;
@@ -41,9 +41,9 @@ describe("步骤对比（npm run diff）", () => {
 
   it("输出：表头、文件清单、每个修改文件的 diff、新增文件的全文，噪音最后", () => {
     const text = formatStepDiff(compareSteps(root, "step02-messages", "step03-streaming"));
-    expect(text.startsWith("步骤对比：step02-messages → step03-streaming\n新增 2 个文件，删除 1 个，修改 3 个，未变 1 个\n")).toBe(true);
-    expect(text).toContain("  + src/stream.ts\n");
-    expect(text).toContain("  - src/old.ts\n");
+    expect(text.startsWith("步骤对比：step02-messages → step03-streaming\n比较的是目录里现有的文件\n新增 2 个文件，删除 1 个，修改 3 个，未变 1 个\n")).toBe(true);
+    expect(text).toMatch(/  \+ src\/stream\.ts（新增） +\+2 −0\n/);
+    expect(text).toMatch(/  - src\/old\.ts（删除） +\+0 −1\n/);
     expect(text).toContain("--- step02-messages/src/loop.ts\n+++ step03-streaming/src/loop.ts");
     expect(text).toContain("-  return 1;\n+  return 2;");
     expect(text).toContain("+export const stream = 1;\n+export const more = 2;");
@@ -65,11 +65,75 @@ describe("步骤对比（npm run diff）", () => {
     expect(formatStepDiff(compareSteps(root, "step02-messages", "step02-messages"))).toContain("两个步骤的内容完全相同");
   });
 
-  it("参数不对时打印用法并以 2 退出", () => {
-    const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
-    const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "step-diff.ts");
-    const r = spawnSync(process.execPath, [tsxCli, script, "02"], { encoding: "utf8" });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain("用法：npm run diff -- <旧步骤> <新步骤>");
+  it("--stat 只列文件与增删行数，各组合计；--src 只看 src/", () => {
+    const c = compareSteps(root, "step02-messages", "step03-streaming");
+    const stat = formatStepDiff(c, { stat: true });
+    expect(stat).toContain("src/ 3 个文件 +3 −2（共 5 行）；其他文件 3 个文件");
+    expect(stat).not.toContain("━━");
+    const src = formatStepDiff(c, { srcOnly: true });
+    expect(src).toContain("（只看 src/）");
+    expect(src).toContain("━━ src/loop.ts ━━");
+    expect(src).not.toContain("README.md");
+  });
+
+  it("测试文件排在最后：src/ → 其他 → test/", () => {
+    const r = makeFixtureRoot("stepdiff-order");
+    try {
+      writeStep(r, "step01-cli", { "src/a.ts": "1\n", "test/a.test.ts": "1\n", "extensions/x.ts": "1\n" });
+      writeStep(r, "step02-messages", { "src/a.ts": "2\n", "test/a.test.ts": "2\n", "extensions/x.ts": "2\n" });
+      const text = formatStepDiff(compareSteps(r, "step01-cli", "step02-messages"));
+      const at = (s: string) => text.indexOf(s);
+      expect(at("━━ src/a.ts")).toBeLessThan(at("━━ extensions/x.ts"));
+      expect(at("━━ extensions/x.ts")).toBeLessThan(at("━━ test/a.test.ts"));
+    } finally {
+      removeFixtureRoot(r);
+    }
+  });
+
+  const hasGit = spawnSync("git", ["--version"]).status === 0;
+  if (!hasGit) console.warn("[跳过] git 来源的步骤对比：这台机器上没有 git");
+  it.skipIf(!hasGit)("在 git 仓库里：比较提交的版本；没提交的文件单独列一次，不算新增", () => {
+    const r = makeFixtureRoot("stepdiff-git");
+    try {
+      writeStep(r, "step01-cli", { "src/a.ts": "1\n" });
+      writeStep(r, "step02-messages", { "src/a.ts": "2\n" });
+      const git = (...args: string[]) => spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd: r });
+      git("init", "-q");
+      git("add", "-A");
+      git("commit", "-qm", "init");
+      writeFiles(path.join(r, "labs", "mini-agent-harness", "step02-messages"), { "my-exercise.ts": "mine\n", "src/a.ts": "changed by me\n" });
+      const c = compareSteps(r, "step01-cli", "step02-messages");
+      expect(c.source).toBe("git");
+      expect(c.added).toEqual([]);
+      expect(c.untracked).toEqual(["step02-messages/my-exercise.ts"]);
+      expect(c.modified).toEqual(["step02-messages/src/a.ts"]);
+      expect(c.read("to", "src/a.ts")).toBe("2\n");
+      const text = formatStepDiff(c);
+      expect(text).toContain("  ? step02-messages/my-exercise.ts");
+      expect(text.match(/my-exercise/g)).toHaveLength(1);
+      // --worktree：比较目录里现有的文件
+      expect(compareSteps(r, "step01-cli", "step02-messages", { worktree: true }).added).toEqual(["my-exercise.ts"]);
+    } finally {
+      removeFixtureRoot(r);
+    }
+  });
+
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "step-diff.ts");
+  const run = (...args: string[]) => spawnSync(process.execPath, [createRequire(import.meta.url).resolve("tsx/cli"), script, ...args], { encoding: "utf8" });
+
+  it("参数不对时打印用法并以 2 退出；第一步没有上一步", () => {
+    for (const args of [[], ["01", "02", "03"], ["07", "--bogus"]]) {
+      const r = run(...args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr).toContain("用法：npm run diff -- [<旧步骤>] <新步骤>");
+    }
+    expect(run("01").stderr).toContain("step01-cli 是第一步，没有上一步可比。");
+  });
+
+  it("只写一个步骤：和它的上一步比（07 = 06 → 07），src/ 在最前", () => {
+    const r = run("07", "--stat");
+    expect(r.status).toBe(0);
+    expect(r.stdout.startsWith("步骤对比：step06-sessions → step07-abort-extensions\n")).toBe(true);
+    expect(r.stdout.indexOf("src/：")).toBeLessThan(r.stdout.indexOf("测试："));
   });
 });

@@ -1,0 +1,101 @@
+import fs from "node:fs";
+import path from "node:path";
+import { labsDir } from "./paths.ts";
+import { gitFiles } from "./step-files.ts";
+import { listSteps, stepNumber } from "./steps.ts";
+import { normalizeEol } from "./text.ts";
+import { walkFiles } from "./walk-files.ts";
+
+/**
+ * 步骤是完整的副本：修一个 bug，每一份副本都得修到。
+ *
+ * 规则：一个文件同时在 step N 与 step N+1 里，两份要么逐字相同（只差换行符不算），
+ * 要么在 step N+1 的 README「比 stepNN 多了什么」一节里被提到（写出路径，或它所在的目录，如 `src/providers/`）。
+ * 只修了部分副本，检查就失败，并指出文件与两个步骤。
+ */
+
+// 每一步都必然不同的文件：自己的说明、包名、golden 输出
+const ALWAYS_DIFFERENT = new Set(["README.md", "package.json", "expected-output.txt"]);
+
+export interface CopyProblem {
+  file: string;
+  from: string;
+  to: string;
+  message: string;
+}
+
+/** README 里「比 stepNN 多了什么」一节：它比的是哪一步，以及提到的路径 */
+export function readChangeList(readme: string): { previous: string; paths: string[] } | undefined {
+  const lines = normalizeEol(readme).split("\n");
+  const start = lines.findIndex((l) => /^\*\*比 step\d{2} 多了什么\*\*/.test(l));
+  if (start < 0) return undefined;
+  const previous = /^\*\*比 (step\d{2}) 多了什么/.exec(lines[start] ?? "")?.[1] ?? "";
+  const paths: string[] = [];
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    // 一节到下一个粗体段落或标题为止
+    if (/^(\*\*|#)/.test(line)) break;
+    for (const m of line.matchAll(/`([^`\s]+)`/g)) {
+      const span = (m[1] ?? "").replace(/:\d+(-\d+)?$/, "");
+      if (/^[\w.-]+(\/[\w.-]+)*\/?$/.test(span) && (span.includes("/") || /\.\w+$/.test(span))) paths.push(span);
+    }
+  }
+  return { previous, paths };
+}
+
+/** file 是否被 paths 里的某一项提到：完全相同，或在提到的目录下 */
+export function isNamed(file: string, paths: string[]): boolean {
+  return paths.some((p) => (p.endsWith("/") ? file.startsWith(p) : file === p));
+}
+
+function readText(abs: string): string {
+  return normalizeEol(fs.readFileSync(abs, "utf8"));
+}
+
+/** 步骤里参与检查的文件：目录里现有的文件，去掉 git 没有跟踪的（学习者自己加的文件不算副本） */
+function stepFiles(root: string, step: string, untracked: (step: string) => string[]): string[] {
+  const own = new Set(untracked(step));
+  return walkFiles(path.join(labsDir(root), step)).filter((f) => !own.has(f));
+}
+
+export function checkStepCopies(root: string): CopyProblem[] {
+  const steps = listSteps(root);
+  const git = gitFiles(root);
+  const untracked = (step: string) => git?.local(step).untracked ?? [];
+  const problems: CopyProblem[] = [];
+  for (let i = 1; i < steps.length; i++) {
+    const from = steps[i - 1] ?? "";
+    const to = steps[i] ?? "";
+    const fromDir = path.join(labsDir(root), from);
+    const toDir = path.join(labsDir(root), to);
+    const shortFrom = `step${String(stepNumber(from)).padStart(2, "0")}`;
+    const readmePath = path.join(toDir, "README.md");
+    const list = fs.existsSync(readmePath) ? readChangeList(fs.readFileSync(readmePath, "utf8")) : undefined;
+    const toFiles = new Set(stepFiles(root, to, untracked));
+    const differing = stepFiles(root, from, untracked).filter(
+      (f) => toFiles.has(f) && !ALWAYS_DIFFERENT.has(path.posix.basename(f)) && readText(path.join(fromDir, f)) !== readText(path.join(toDir, f)),
+    );
+    if (differing.length === 0) continue;
+    if (list === undefined || list.previous !== shortFrom) {
+      problems.push({
+        file: `${to}/README.md`,
+        from,
+        to,
+        message: `${to}/README.md 没有「**比 ${shortFrom} 多了什么**」一节，无法核对与 ${from} 不同的 ${differing.length} 个文件：${differing.join("、")}`,
+      });
+      continue;
+    }
+    for (const file of differing) {
+      if (isNamed(file, list.paths)) continue;
+      problems.push({
+        file,
+        from,
+        to,
+        message:
+          `${file}：${from} 与 ${to} 的副本不同，但 ${to}/README.md 的「比 ${shortFrom} 多了什么」没有提到它。` +
+          `如果是这一章的改动，把 \`${file}\` 写进那一节；如果是修 bug，把同样的修改带到另一份副本（npm run diff -- ${shortFrom.slice(4)} ${to.slice(4, 6)} 查看差异）。`,
+      });
+    }
+  }
+  return problems;
+}
