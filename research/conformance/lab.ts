@@ -1,17 +1,18 @@
 /**
- * 从实验里借来的东西：脚本服务器与 step09。
+ * 从实验里借来的东西：脚本服务器（labs/scripted-provider）与 step09。
  *
  * research 不是根目录的 workspace，实验也不是它的依赖：这里按相对路径、经 pathToFileURL 动态导入 .ts 源文件
  * （vitest 与 tsx 都能直接跑 TypeScript）。类型只写我们真正用到的那几样，免得把实验的 tsconfig 也拖进来。
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const LABS = path.resolve(here, "../../labs");
 export const STEP09 = path.join(LABS, "mini-agent-harness/step09-retry-timeout/src");
-/** 脚本服务器所在的目录。 */
-export const SERVER_DIR = path.join(LABS, "mini-agent-harness/step09-retry-timeout/src");
+/** 脚本服务器：workspace 包 labs/scripted-provider，入口按它 package.json 的 exports["."] 找。 */
+export const SERVER_PACKAGE = path.join(LABS, "scripted-provider");
 
 export async function importLab<T>(file: string): Promise<T> {
   return (await import(pathToFileURL(file).href)) as T;
@@ -57,8 +58,9 @@ export interface ProviderServer {
 type Script = Turn[] | ((request: RecordedRequest, index: number) => Turn | Promise<Turn>);
 
 export async function startServer(script: Script): Promise<ProviderServer> {
+  const manifest = JSON.parse(readFileSync(path.join(SERVER_PACKAGE, "package.json"), "utf8")) as { exports: { ".": string } };
   const mod = await importLab<{ startProviderServer(script: Script): Promise<ProviderServer> }>(
-    path.join(SERVER_DIR, "provider-server.ts"),
+    path.join(SERVER_PACKAGE, manifest.exports["."]),
   );
   return mod.startProviderServer(script);
 }
