@@ -79,6 +79,7 @@ export function renderReport(rows: Row[]): string {
     `- 模型：\`contextWindow\` ${MODEL_CONTEXT_WINDOW}、\`maxTokens\` ${MODEL_MAX_TOKENS}，两边相同。`,
     `- 回合层第一次等待：Pi 默认 2000 ms（\`@earendil-works/pi-coding-agent@1.6.0 src/core/settings-defaults.ts:18-26\`（\`baseDelayMs\`）），step09 默认 2000 ms，都缩成 ${PI_SESSION_SETTINGS.retry.baseDelayMs} ms / ${STEP09_SETTINGS.baseDelayMs} ms：只改等多久，不改等几次。`,
     "- 其余保持各自的默认：回合层最多重试 3 次（两边相同）；Pi 的 HTTP 层重试关着，step09 的 HTTP 层重试 2 次；Pi 的压缩开着（`AgentSession` 默认）。",
+    "- 循环层场景里 `Agent` 的 `streamFn` 直接给成这两个适配器的 `streamSimple`（默认的 streamFn 经 api 注册表找到的也是它们），只为带上一个假密钥；回合层场景里密钥写在 `models.json`。",
     "- Pi 的工具执行方式保持默认（`parallel`）；step09 只有串行。Pi 的 `systemPrompt` 给了一句，比较时去掉 system 消息（step09 的上下文里没有它）。",
     "",
     "**比较什么**（编号、时间戳、用量、错误原文的措辞都不比较，原文列在各场景的细节里）：",
