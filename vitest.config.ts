@@ -1,10 +1,11 @@
 import { defineConfig } from "vitest/config";
 
-// 根目录一次跑完：各步骤自己的测试、仓库脚本的测试、练习参考答案
+// 根目录一次跑完：各步骤自己的测试、本地脚本服务器的测试、仓库脚本的测试、练习参考答案
 export default defineConfig({
   test: {
     include: [
       "labs/mini-agent-harness/*/test/**/*.test.ts",
+      "labs/scripted-provider/test/**/*.test.ts",
       "scripts/test/**/*.test.ts",
       "solutions/**/*.test.ts",
     ],

@@ -12,10 +12,12 @@ import { listSteps, stepDir } from "./lib/steps.ts";
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const p = paint(shouldColor(process.stdout));
 
-// 根 tsconfig 覆盖 scripts/ 与 vitest.config.ts；步骤目录有 tsconfig.json 的逐个检查
+// 根 tsconfig 覆盖 scripts/ 与 vitest.config.ts；步骤目录有 tsconfig.json 的逐个检查，
+// 本地脚本服务器（labs/scripted-provider/，步骤 08、09 共用）也单独检查一次
 const stepDirs = listSteps(repoRoot).map((s) => stepDir(repoRoot, s));
 const hasTsconfig = (d: string) => fs.existsSync(path.join(d, "tsconfig.json"));
-const projects = [repoRoot, ...stepDirs.filter(hasTsconfig)];
+const providerDir = path.join(repoRoot, "labs", "scripted-provider");
+const projects = [repoRoot, ...stepDirs.filter(hasTsconfig), ...(hasTsconfig(providerDir) ? [providerDir] : [])];
 for (const d of stepDirs.filter((d) => !hasTsconfig(d))) {
   process.stdout.write(p.dim(`- ${toPosix(path.relative(repoRoot, d))}：没有 tsconfig.json，跳过`) + "\n");
 }

@@ -11,8 +11,8 @@ export function isPiReference(text: string): boolean {
   return PI_MARK.test(text);
 }
 
-// 这些顶层目录里的路径按仓库根解析，而不是按章节的步骤
-const REPO_DIRS = new Set(["scripts", "research", "docs", "solutions"]);
+// 这些顶层目录里的路径按仓库根解析，而不是按章节的步骤（labs/ 用于 labs/scripted-provider/ 这样不属于任何步骤的包）
+const REPO_DIRS = new Set(["scripts", "research", "docs", "solutions", "labs"]);
 const STEP_NAME = /^step\d{2}-[a-z0-9][a-z0-9-]*$/;
 
 export type Resolved =

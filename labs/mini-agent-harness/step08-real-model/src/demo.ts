@@ -20,11 +20,10 @@ import { fileURLToPath } from "node:url";
 
 import { runAgentLoop } from "./agent-loop.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
-import { startProviderServer } from "./provider-server.js";
+import { startLocalProvider, type Fault } from "./local-provider.js";
 import { createProviderStream } from "./providers/index.js";
 import { NO_RESULT } from "./providers/transform-messages.js";
 import { renderEvents } from "./render.js";
-import { scriptedProvider, type Fault } from "./scripted-provider.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context, HarnessEvent, Message, StreamFn } from "./types.js";
@@ -40,7 +39,7 @@ function takeFault(): Fault | undefined {
   nextFault = undefined;
   return fault;
 }
-const server = await startProviderServer(scriptedProvider({ chunkDelayMs: 10, fault: takeFault }));
+const server = await startLocalProvider({ chunkDelayMs: 10, fault: takeFault });
 const openai = createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "scripted" });
 const anthropic = createProviderStream({ api: "anthropic", baseUrl: server.anthropicBaseUrl, apiKey: KEY, model: "scripted" });
 
@@ -94,14 +93,6 @@ function sentMessages(index: number): Array<Record<string, unknown>> {
   return (server.requests[index]?.body as { messages?: Array<Record<string, unknown>> } | undefined)?.messages ?? [];
 }
 
-/** 取消之后，服务器那边要过一会儿才看到连接断开：等它记下来（最多 10 秒）。 */
-async function waitForDisconnect(request: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!server.disconnects.some((d) => d.request === request) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** 一条助手消息的文字与 stopReason。 */
 function describeAssistant(message: Message | undefined): string {
   if (message?.role !== "assistant") return "（最后一条不是助手消息）";
@@ -146,8 +137,8 @@ nextFault = { hangAfterChunks: 7 };
 const longRequest = server.requests.length;
 let deltas = 0;
 await say("说个长的", openai, (event) => event.type === "text_delta" && ++deltas === 3);
-await waitForDisconnect(longRequest);
-const disconnect = server.disconnects.find((d) => d.request === longRequest);
+// 取消之后，服务器那边要过一会儿才看到连接断开：等它记下来
+const disconnect = await server.disconnected(longRequest);
 console.log();
 console.log(`被取消时已生成的内容：${describeAssistant(context.messages.at(-1))}`);
 console.log(`服务器记录：这个请求的连接${disconnect?.closedByClient ? "被客户端关闭了——取消信号一路传到了 fetch" : "没有被客户端关闭"}`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startProviderServer, type ProviderServer, type Script, type ServerOptions } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer, type Script, type ServerOptions } from "scripted-provider";
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import type { Context, StreamFn } from "../src/types.js";
 import { CALC, collect, countingFetch, HELLO, KEY } from "./helpers/providers.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startProviderServer, type ProviderServer } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer } from "scripted-provider";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "../src/providers/index.js";
 import { collect, KEY } from "./helpers/providers.js";
 

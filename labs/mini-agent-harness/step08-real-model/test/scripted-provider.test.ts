@@ -1,6 +1,6 @@
 /**
- * 本地脚本服务器背后的剧本模型：从请求体还原上下文、按 rules.ts 挑回复、注入故障。
- * 最重要的一条：step07 的那些剧本对话，走真实 HTTP（两种协议）得到的消息与 FakeModel 一样。
+ * 本地脚本服务器（labs/scripted-provider/，它自己的测试在那里）按本步骤的剧本回答：
+ * 我们的请求构造器编出的请求体，它还原得回来；step07 的那些剧本对话，走真实 HTTP（两种协议）得到的消息与 FakeModel 一样。
  */
 
 import path from "node:path";
@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAgentLoop } from "../src/agent-loop.js";
 import { ExtensionHost, loadExtension } from "../src/extensions.js";
 import { createFakeModel } from "../src/fake-model.js";
-import { startProviderServer, type ProviderServer, type RecordedRequest } from "../src/provider-server.js";
+import { startLocalProvider } from "../src/local-provider.js";
+import { contextFromRequest, type ProviderServer, type RecordedRequest } from "scripted-provider";
 import { buildAnthropicRequest } from "../src/providers/anthropic-messages.js";
 import { createProviderStream } from "../src/providers/index.js";
 import { buildOpenAIRequest } from "../src/providers/openai-completions.js";
 import { triggerOf } from "../src/rules.js";
-import { contextFromRequest, replyTo, scriptedProvider } from "../src/scripted-provider.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { Context, Message, StreamFn } from "../src/types.js";
 import { stepRoot } from "./helpers/cli.js";
@@ -46,52 +46,13 @@ describe("contextFromRequest：从请求体还原规则需要的上下文", () =
     expect(context.messages).toEqual(HISTORY.messages);
     expect(triggerOf(context)).toBe("toolResult:calc");
   });
-
-  it("OpenAI 的 tool 消息没有 is_error：按工具的报错措辞猜；普通结果不算错误", () => {
-    const body = { messages: [{ role: "tool", tool_call_id: "x", content: "未注册的工具：upper" }, { role: "tool", tool_call_id: "y", content: "646" }] };
-    const [failed, ok] = contextFromRequest(request("openai", body)).messages;
-    expect(failed).toMatchObject({ isError: true, toolName: "" });
-    expect(ok).not.toHaveProperty("isError");
-  });
-
-  it("内容可以是文本块数组；坏掉的请求体不抛异常，只是没有消息", () => {
-    const blocks = { messages: [{ role: "user", content: [{ type: "text", text: "我叫" }, { type: "text", text: "小明" }] }] };
-    expect(contextFromRequest(request("openai", blocks)).messages).toEqual([{ role: "user", content: "我叫小明" }]);
-    for (const body of [undefined, "not json", { messages: "x" }, { messages: [null, 1, { role: "tool" }] }]) {
-      expect(() => contextFromRequest(request("openai", body))).not.toThrow();
-    }
-  });
-});
-
-describe("replyTo / scriptedProvider", () => {
-  it("规则带 error：先说话，再在流里报错，不调工具", () => {
-    expect(replyTo(request("openai", { messages: [{ role: "user", content: "出个错" }] }))).toEqual({
-      text: "好的，我这就开始回答",
-      streamError: { type: "api_error", message: "模拟的模型服务错误：连接被对方重置" },
-    });
-  });
-
-  it("规则自己抛异常：变成流里的错误，服务器不崩", () => {
-    const rules = [{ on: "", reply: () => { throw new Error("规则坏了"); } }];
-    expect(replyTo(request("openai", { messages: [] }), rules)).toEqual({ streamError: { type: "api_error", message: "剧本规则出错：规则坏了" } });
-  });
-
-  it("故障：HTTP 错误与挂起原样返回；其余的叠加在剧本回复上", () => {
-    const faults = [{ httpError: 429 }, { hang: true as const }, { hangAfterChunks: 3 }, undefined];
-    const script = scriptedProvider({ chunkDelayMs: 5, fault: (index) => faults[index] });
-    const hello = request("openai", { messages: [{ role: "user", content: "我叫小明" }] });
-    expect(script(hello, 0)).toEqual({ httpError: 429 });
-    expect(script(hello, 1)).toEqual({ hang: true });
-    expect(script(hello, 2)).toEqual({ text: "你好，小明！我记住了。", toolCalls: [], chunkDelayMs: 5, hangAfterChunks: 3 });
-    expect(script(hello, 3)).toEqual({ text: "你好，小明！我记住了。", toolCalls: [], chunkDelayMs: 5 });
-  });
 });
 
 describe("step07 的剧本对话走真实 HTTP：两种协议得到的消息与 FakeModel 相同", () => {
   let server: ProviderServer;
   const streams: Record<string, StreamFn> = {};
   beforeAll(async () => {
-    server = await startProviderServer(scriptedProvider());
+    server = await startLocalProvider();
     streams.openai = createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: "local", model: "m" });
     streams.anthropic = createProviderStream({ api: "anthropic", baseUrl: server.anthropicBaseUrl, apiKey: "local", model: "m" });
   });

@@ -22,12 +22,11 @@ import { fileURLToPath } from "node:url";
 
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { withModelTimeout } from "./guard.js";
-import { startProviderServer } from "./provider-server.js";
+import { startLocalProvider, type Fault } from "./local-provider.js";
 import { createProviderStream } from "./providers/index.js";
 import { renderEvents } from "./render.js";
 import { DEFAULT_HTTP_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./retry/http-retry.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
-import { scriptedProvider, type Fault } from "./scripted-provider.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context, HarnessEvent } from "./types.js";
@@ -44,7 +43,7 @@ const TOOL_TIMEOUT_MS = 50;
 
 // 本地脚本服务器。faults 里排着接下来几个请求的故障，一个请求用掉一个；排空了就正常回答。
 const faults: Array<Fault | undefined> = [];
-const server = await startProviderServer(scriptedProvider({ chunkDelayMs: 5, fault: () => faults.shift() }));
+const server = await startLocalProvider({ chunkDelayMs: 5, fault: () => faults.shift() });
 const streamFn = withModelTimeout(
   createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "scripted" }),
   MODEL_TIMEOUT_MS,

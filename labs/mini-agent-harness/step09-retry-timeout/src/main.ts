@@ -23,11 +23,10 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, withModelTimeout } from "./guard.js";
-import { startProviderServer } from "./provider-server.js";
+import { startLocalProvider } from "./local-provider.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
 import { renderEvents } from "./render.js";
 import { DEFAULT_MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
-import { scriptedProvider } from "./scripted-provider.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
@@ -97,7 +96,7 @@ for (const warning of warnings) console.error(`[警告] ${warning}`);
 const context: Context = { messages: session.messages() };
 // 真实模型与本地脚本服务器走同一条路：createProviderStream 造出的 StreamFn。
 // 本地服务器每 40 毫秒发一段，节奏和 step07 的假模型差不多。
-const local = provider.configured ? undefined : await startProviderServer(scriptedProvider({ chunkDelayMs: 40 }));
+const local = provider.configured ? undefined : await startLocalProvider({ chunkDelayMs: 40 });
 const config = local
   ? { ...provider.config, baseUrl: provider.config.api === "anthropic" ? local.anthropicBaseUrl : local.openaiBaseUrl }
   : provider.config;

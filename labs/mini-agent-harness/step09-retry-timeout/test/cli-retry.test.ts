@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi, type TestContext } from "vitest";
 
-import { startProviderServer, type ProviderServer, type Script } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
 import { cleanEnv, makeSandbox, removeSandbox, runCli, tsxLoader } from "./helpers/cli.js";
 
 const KEY = "sk-proj-TEST-ONLY-step09-retry";

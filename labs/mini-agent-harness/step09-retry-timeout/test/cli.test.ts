@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi, type TestContext } from "vitest";
 
-import { startProviderServer, type ProviderServer, type Script } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
 import { cleanEnv, makeSandbox, removeSandbox, runCli, tsxLoader } from "./helpers/cli.js";
 import { ANTHROPIC_ANSWER, ANTHROPIC_CALC, OPENAI_ANSWER, OPENAI_UPPER } from "./helpers/recordings.js";
 

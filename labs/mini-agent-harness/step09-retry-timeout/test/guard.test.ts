@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runAgentLoop } from "../src/agent-loop.js";
 import { guardCall, withModelTimeout } from "../src/guard.js";
-import { startProviderServer, type ProviderServer } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer } from "scripted-provider";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { classifyAssistantError } from "../src/retry/classify.js";
 import { runWithRetry } from "../src/retry/turn-retry.js";

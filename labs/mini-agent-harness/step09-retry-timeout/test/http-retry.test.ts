@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startProviderServer, type ProviderServer, type Script } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { classifyAssistantError } from "../src/retry/classify.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startProviderServer, type ProviderServer } from "../src/provider-server.js";
+import { startProviderServer, type ProviderServer } from "scripted-provider";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { compactionNote } from "../src/retry/compaction.js";
 import { OVERFLOW_RECOVERY_FAILED, RETRY_CANCELLED, runWithRetry, type RunWithRetryOptions } from "../src/retry/turn-retry.js";

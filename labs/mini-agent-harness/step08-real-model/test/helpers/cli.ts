@@ -24,13 +24,17 @@ export const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
  */
 export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
-/** 复制 src/ 与 extensions/ 到一个新的临时目录，返回它的路径。 */
+/** 复制 src/ 与 extensions/ 到一个新的临时目录（再链上本地脚本服务器），返回它的路径。 */
 export function makeSandbox(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-test-"));
   for (const name of ["src", "extensions", "package.json"]) {
     const from = path.join(stepRoot, name);
     if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true });
   }
+  // 本地脚本服务器是仓库里的工具包（labs/scripted-provider/），不在 src/ 里：让副本也找得到它
+  const provider = path.resolve(stepRoot, "..", "..", "scripted-provider");
+  fs.mkdirSync(path.join(dir, "node_modules"));
+  fs.symlinkSync(provider, path.join(dir, "node_modules", "scripted-provider"), "junction");
   return dir;
 }
 

@@ -1,23 +1,21 @@
 /**
- * 把离线假模型的剧本（rules.ts）搬到本地 HTTP 服务器上。
+ * 让服务器「按剧本」回答：每来一个请求，现算一个回复。
  *
- * 服务器收到的是一份请求体（OpenAI 或 Anthropic 格式），不是我们的 Context。
- * 这里把请求体还原成够用的 Context，交给 fake-model.ts 的 decideReply 挑规则，
- * 再把回复交给 provider-server.ts 按协议编成 SSE。于是 step07 的那些对话，
- * 原封不动地走了一遍真实的 HTTP：请求构造、SSE 解析、取消时断开连接，一样不少。
+ * 服务器收到的是一份请求体（OpenAI 或 Anthropic 格式），不是步骤里的 Context。
+ * 这里把请求体还原成够用的 Context，交给步骤的剧本函数（step08/09 里是 fake-model.ts 的
+ * decideReply，按 rules.ts 挑规则），再把回答交给 provider-server.ts 按协议编成 SSE。
+ * 于是 step07 的那些对话，原封不动地走了一遍真实的 HTTP：请求构造、SSE 解析、取消时断开连接，一样不少。
  */
 
-import { decideReply } from "./fake-model.js";
 import type { RecordedRequest, ScriptedReply, Turn } from "./provider-server.js";
-import { RULES, type Rule } from "./rules.js";
-import type { AssistantMessage, Context, Message, ToolResultMessage } from "./types.js";
+import type { Answerer, AssistantMessage, Context, Message, ToolResultMessage } from "./types.js";
 
 /** 故障：直接回 HTTP 错误、挂起，或者给正常回复加点毛病（掐断、不再出声、流中报错……）。 */
 export type Fault = Extract<Turn, { httpError: number }> | Extract<Turn, { hang: true }> | Partial<ScriptedReply>;
 
 export interface ScriptedProviderOptions {
-  /** 剧本，默认 rules.ts 的 RULES。 */
-  rules?: Rule[];
+  /** 剧本：看上下文，给回答。 */
+  answer: Answerer;
   /** 相邻两个 SSE 事件之间等多久（毫秒）；交互时给 40，像 step07 的假模型一样一段段吐字。 */
   chunkDelayMs?: number;
   /** 第 index 个请求（从 0 数）要不要出点毛病；返回 undefined 就正常回答。 */
@@ -25,24 +23,24 @@ export interface ScriptedProviderOptions {
 }
 
 /** 造一个给 startProviderServer 用的脚本函数：每个请求都按剧本现算回复。 */
-export function scriptedProvider(options: ScriptedProviderOptions = {}): (request: RecordedRequest, index: number) => Turn {
-  const { rules = RULES, chunkDelayMs = 0, fault } = options;
+export function scriptedProvider(options: ScriptedProviderOptions): (request: RecordedRequest, index: number) => Turn {
+  const { answer, chunkDelayMs = 0, fault } = options;
   return (request, index) => {
     const injected = fault?.(index);
     if (injected && ("httpError" in injected || "hang" in injected)) return injected;
-    return { ...replyTo(request, rules), chunkDelayMs, ...injected };
+    return { ...replyTo(request, answer), chunkDelayMs, ...injected };
   };
 }
 
 /** 按剧本回答一个请求。 */
-export function replyTo(request: RecordedRequest, rules: Rule[] = RULES): ScriptedReply {
-  let reply: ReturnType<typeof decideReply>;
+export function replyTo(request: RecordedRequest, answer: Answerer): ScriptedReply {
+  let reply: ReturnType<Answerer>;
   try {
-    reply = decideReply(contextFromRequest(request), rules);
+    reply = answer(contextFromRequest(request));
   } catch (error) {
     return { streamError: { type: "api_error", message: `剧本规则出错：${error instanceof Error ? error.message : String(error)}` } };
   }
-  // 剧本里的 error 和 FakeModel 一样处理：话照说，工具不调，最后在流里报错
+  // 剧本里的 error 和步骤的假模型一样处理：话照说，工具不调，最后在流里报错
   if (reply.error) return { text: reply.text, streamError: { type: "api_error", message: reply.error } };
   return { text: reply.text, toolCalls: reply.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) };
 }
@@ -154,7 +152,10 @@ function parseObject(json: unknown): Record<string, unknown> {
   }
 }
 
-/** 我们的工具（tools/types.ts、read-file.ts）与补齐的结果报错时的开头或结尾。 */
+/**
+ * 步骤里的工具（tools/types.ts、read-file.ts）与补齐的结果报错时的开头或结尾。
+ * step09 的超时与取消也在内：一份清单覆盖 step08 与 step09。
+ */
 const ERROR_TEXT = new RegExp(
   "^(未注册的工具|参数不合法|工具 \\S+ (出错|执行超时|被取消)|No result provided" + // tools/types.ts 与 transform-messages.ts
     "|路径不能为空|不能使用绝对路径|不能读取项目目录之外|文件不存在|没有权限读取|符号链接绕成了环|无法读取|文件太大|读取被取消)" + // read-file.ts

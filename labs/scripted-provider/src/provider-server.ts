@@ -1,6 +1,6 @@
 /**
  * 本地脚本服务器：一个真正的 HTTP 服务器，同时会说 OpenAI 与 Anthropic 两种协议，
- * 按脚本回复。演示与测试靠它离线运行；也可以用它亲手试各种失败：
+ * 按脚本回复。step08、step09 的演示与测试靠它离线运行；也可以用它亲手试各种失败：
  * HTTP 错误、流中报错、连接中途断开、迟迟不回话……
  * 它记下收到的每个请求与每次提前断开，用来证明请求构造与取消确实发生了。
  */
@@ -38,8 +38,11 @@ export interface ScriptedReply {
 
 export type Turn =
   | ScriptedReply
-  /** 直接回一个 HTTP 错误；body 缺省时按协议生成标准的错误 JSON。 */
-  | { httpError: number; headers?: Record<string, string>; body?: unknown }
+  /**
+   * 直接回一个 HTTP 错误；body 缺省时按协议生成标准的错误 JSON，
+   * 其中的说明默认按状态码给，message 可以换掉它（试溢出、额度用完之类的文案）。
+   */
+  | { httpError: number; headers?: Record<string, string>; body?: unknown; message?: string }
   /** 挂起：默认发出响应头后一言不发；sendHeaders: false 则连响应头都不发。 */
   | { hang: true; sendHeaders?: boolean }
   /** 原样发送一段事件流文本（试验畸形的 SSE）；keepOpen 时发完不关连接。 */
@@ -73,6 +76,11 @@ export interface ProviderServer {
   anthropicBaseUrl: string;
   requests: RecordedRequest[];
   disconnects: Disconnect[];
+  /**
+   * 等第 request 个请求（从 0 数）的连接提前关闭：取消之后，服务器要过一会儿才看到连接断开。
+   * 已经断开就立刻返回；服务器关闭时不再等，返回 undefined。
+   */
+  disconnected(request: number): Promise<Disconnect | undefined>;
   close(): Promise<void>;
 }
 
@@ -88,6 +96,8 @@ const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key"]);
 export async function startProviderServer(script: Script, options: ServerOptions = {}): Promise<ProviderServer> {
   const requests: RecordedRequest[] = [];
   const disconnects: Disconnect[] = [];
+  // 正在等某个请求断开的人：断开时（或服务器关闭时）叫醒他们
+  const waiters = new Set<{ request: number; wake: (d: Disconnect | undefined) => void }>();
   const queue = Array.isArray(script) ? [...script] : undefined;
   let closing = false;
 
@@ -107,7 +117,10 @@ export async function startProviderServer(script: Script, options: ServerOptions
     const index = requests.push(record) - 1;
     const state = { dropped: false };
     res.on("close", () => {
-      if (!res.writableFinished && !closing) disconnects.push({ request: index, path, closedByClient: !state.dropped });
+      if (res.writableFinished || closing) return;
+      const disconnect = { request: index, path, closedByClient: !state.dropped };
+      disconnects.push(disconnect);
+      for (const waiter of waiters) if (waiter.request === index) waiter.wake(disconnect);
     });
 
     if (!api) return sendJson(res, 404, { error: { type: "not_found", message: `没有这个路径：${path}` } });
@@ -146,9 +159,24 @@ export async function startProviderServer(script: Script, options: ServerOptions
     anthropicBaseUrl: url,
     requests,
     disconnects,
+    disconnected: (request) => {
+      const known = disconnects.find((d) => d.request === request);
+      if (known || closing) return Promise.resolve(known);
+      return new Promise((resolve) => {
+        const waiter = {
+          request,
+          wake: (d: Disconnect | undefined) => {
+            waiters.delete(waiter);
+            resolve(d);
+          },
+        };
+        waiters.add(waiter);
+      });
+    },
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
+        for (const waiter of waiters) waiter.wake(undefined);
         server.close(() => resolve());
         server.closeAllConnections(); // 挂起的回复与空闲的长连接一并断开
       }),
@@ -164,7 +192,8 @@ async function play(
   state: { dropped: boolean },
 ): Promise<void> {
   if ("httpError" in turn) {
-    const body = turn.body ?? errorBody(api, ...defaultError(turn.httpError));
+    const [type, message] = defaultError(turn.httpError);
+    const body = turn.body ?? errorBody(api, type, turn.message ?? message);
     const isText = typeof body === "string";
     res.writeHead(turn.httpError, { "content-type": isText ? "text/plain" : "application/json", ...turn.headers });
     res.end(isText ? body : JSON.stringify(body));

@@ -1,0 +1,10 @@
+/**
+ * 本地脚本服务器（给 step08、step09 用的测试工具）。
+ *   provider-server.ts    真正的 HTTP 服务器：两种协议、按脚本回复、故障注入、记下收到的请求
+ *   scripted-provider.ts  把请求体还原成上下文，交给步骤的剧本（decideReply）现算回复
+ *   provider-cli.ts       npm run provider 的命令行：单独起一个服务器，亲手试各种失败
+ */
+export * from "./provider-server.js";
+export * from "./scripted-provider.js";
+export * from "./provider-cli.js";
+export type * from "./types.js";
