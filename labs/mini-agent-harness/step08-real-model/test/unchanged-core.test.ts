@@ -1,6 +1,7 @@
 /**
  * 这一章的结论：把假模型换成真实的模型服务，StreamFn 之上的代码一个字节都不用改。
  * 这里逐字节比较 step07 与 step08 的循环、扩展宿主、会话与工具——比较结果就是证明。
+ * 唯一的例外是循环里转发增量的那一行：思考模型多了一种增量（thinking_delta），循环要把它也原样转发。
  * 单独复制出来的 step08（旁边没有 step07）没法比，跳过并说明原因。
  */
 
@@ -25,6 +26,19 @@ describe.skipIf(!hasStep07)("StreamFn 之上的代码与 step07 逐字节相同"
   it.each(files)("%s", (file) => {
     const ours = fs.readFileSync(path.join(stepRoot, file));
     const theirs = fs.readFileSync(path.join(step07, file));
+    if (file === "src/agent-loop.ts") {
+      // 把那一行换回 step07 的写法之后，其余每个字节都必须相同
+      const restored = ours.toString("utf8").replace(FORWARD_DELTAS.step08, FORWARD_DELTAS.step07);
+      expect(restored, "agent-loop.ts 除了转发增量的那一行，与 step07 不同").toBe(theirs.toString("utf8"));
+      expect(ours.includes(FORWARD_DELTAS.step08), "转发增量的那一行已经不是 step08 的写法：更新 FORWARD_DELTAS").toBe(true);
+      return;
+    }
     expect(ours.equals(theirs), `${file} 与 step07 不同：这一章不该改它`).toBe(true);
   });
 });
+
+/** agent-loop.ts 里唯一允许不同的一行：step07 只转发文字增量，step08 起连推理增量一起转发。 */
+const FORWARD_DELTAS = {
+  step07: `      if (event.type === "text_delta") yield event;\n`,
+  step08: `      if (event.type !== "done") yield event; // 文字与推理（step08）的增量原样转发\n`,
+};
