@@ -21,6 +21,7 @@ export async function importLab<T>(file: string): Promise<T> {
 // ── 脚本服务器（provider-server.ts）里用到的形状 ──────────────────
 
 export interface ScriptedReply {
+  thinking?: string;
   text?: string;
   toolCalls?: Array<{ id?: string; name: string; arguments: Record<string, unknown> | string }>;
   stopReason?: string;
@@ -38,7 +39,9 @@ export interface ScriptedReply {
 export type Turn =
   | ScriptedReply
   | { httpError: number; headers?: Record<string, string>; body?: unknown; message?: string }
-  | { hang: true; sendHeaders?: boolean };
+  | { hang: true; sendHeaders?: boolean }
+  | { redirect: number; location: string }
+  | { notStream: string; contentType: string };
 
 export interface RecordedRequest {
   path: string;

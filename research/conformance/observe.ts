@@ -7,6 +7,8 @@
 export interface PlainMessage {
   role: "user" | "assistant" | "toolResult";
   text: string;
+  /** 助手消息里的思考（只比有没有、内容是什么；签名不比）。 */
+  thinking?: string;
   stopReason?: string;
   toolCalls?: string[];
   toolName?: string;
@@ -42,6 +44,7 @@ export function line(m: PlainMessage): string {
     return `toolResult ${m.toolName} ${m.isError ? "error" : "ok"}${synthetic}`;
   }
   const parts = [`assistant ${m.stopReason}`];
+  if (m.thinking) parts.push(`思考「${brief(m.thinking)}」`);
   if (m.text) parts.push(`「${brief(m.text)}」`);
   if (m.toolCalls?.length) parts.push(`调用 ${m.toolCalls.join(", ")}`);
   if (m.errorClass) parts.push(`[${m.errorClass}]`);

@@ -23,6 +23,7 @@ export function plainPi(m: Message): PlainMessage {
   const out: PlainMessage = {
     role: "assistant",
     text: textOf(m.content),
+    thinking: m.content.map((b) => (b.type === "thinking" ? b.thinking : "")).join(""),
     stopReason: m.stopReason,
     toolCalls: m.content.flatMap((b) => (b.type === "toolCall" ? [b.name] : [])),
   };

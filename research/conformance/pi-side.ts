@@ -36,7 +36,7 @@ export async function runPiAgent(scenario: Scenario, api: Api): Promise<SideResu
       api: api === "openai" ? "openai-completions" : "anthropic-messages",
       provider: "scripted",
       baseUrl: api === "openai" ? server.openaiBaseUrl : server.anthropicBaseUrl,
-      reasoning: false,
+      reasoning: scenario.thinking === true,
       input: ["text"],
       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
       contextWindow: MODEL_CONTEXT_WINDOW,
@@ -59,7 +59,14 @@ export async function runPiAgent(scenario: Scenario, api: Api): Promise<SideResu
         m.api === "anthropic-messages"
           ? streamAnthropic(m as Model<"anthropic-messages">, context, { ...options, apiKey: "sk-ant-test" })
           : streamOpenAI(m as Model<"openai-completions">, context, { ...options, apiKey: "sk-test" }),
-      initialState: { model, systemPrompt: "你是一个测试用的助手。", tools, messages: earlierMessages(scenario, model) },
+      initialState: {
+        model,
+        // Agent 默认 thinkingLevel 为 off；思考场景设成 medium，Pi 才会向服务请求思考
+        thinkingLevel: scenario.thinking ? "medium" : "off",
+        systemPrompt: "你是一个测试用的助手。",
+        tools,
+        messages: earlierMessages(scenario, model),
+      },
     });
     const events: string[] = [];
     const current = agent;

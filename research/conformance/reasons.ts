@@ -65,6 +65,19 @@ export const REASONS: Record<string, Reason> = {
       "`@earendil-works/pi-agent-core@1.6.0 src/agent-loop.ts:734-736`（`validateToolArguments`），报出每个字段的问题（缺 `expression`、多了 `expr`）；" +
       "step09 的 validate.ts 只报第一个问题。",
   },
+  "thinking-tool-call": {
+    verdict: "differs",
+    differs: ["history", "nextRequest"],
+    kind: "not-copied",
+    text:
+      "Anthropic 协议下两边相同：思考块连同签名原样送回，服务器的协议检查放行，第二轮正常回答。" +
+      "OpenAI 兼容协议下不同：Pi 记下推理是从哪个字段来的（`reasoning_content`），下一轮把推理原样写回同名字段 " +
+      "`@earendil-works/pi-ai@1.6.0 src/api/openai-completions.ts:596-603`（`thinkingSignature`）、" +
+      "`@earendil-works/pi-ai@1.6.0 src/api/openai-completions.ts:1334-1344`（`isOpenAICompletionsReasoningField`），" +
+      "对 DeepSeek 的地址甚至要求每条助手消息都带上这个字段 `@earendil-works/pi-ai@1.6.0 src/api/openai-completions.ts:1380-1387`（`requiresReasoningContentOnAssistantMessages`）。" +
+      "我们的脚本服务器按 DeepSeek-R1 文档的规矩拒收带 `reasoning_content` 的请求（400），所以 Pi 在第二轮得到一条不可重试的错误，" +
+      "step09 不把推理送回去，照常回答。哪一边对，取决于对面是哪一代服务：这一行记下的是两边行为的差别，不是谁错了。",
+  },
   "rate-limit-retry-after-ms": {
     verdict: "differs",
     differs: ["events"],

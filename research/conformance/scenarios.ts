@@ -35,6 +35,8 @@ export interface Scenario {
   /** 服务器依次回答的每个请求（事件个数与错误正文随协议不同）；也可以按请求的内容现算。 */
   script: (api: Api) => Turn[] | ((request: RecordedRequest, index: number) => Turn);
   cancel?: CancelPoint;
+  /** 思考模型：两边的模型都标成会思考，Pi 的 thinkingLevel 设为 medium（默认 off 时它不请求思考）。 */
+  thinking?: boolean;
   /** 用户这句话之前已经有的对话（溢出场景要有可以压缩的早先消息）。 */
   earlier?: Array<{ question: string; answer: string }>;
 }
@@ -104,6 +106,19 @@ export const SCENARIOS: Scenario[] = [
     chapters: ["8.5"],
     prompt: "参数写错",
     script: () => [{ toolCalls: [{ id: "call_1", name: "calc", arguments: { expr: "1+2" } }] }, { text: "参数错了。" }],
+  },
+  {
+    id: "thinking-tool-call",
+    layer: "loop",
+    title: "思考模型先想、再调工具，下一轮送回思考",
+    chapters: ["8.6"],
+    prompt: "想一想再算",
+    thinking: true,
+    // 服务器发过思考块之后会检查下一轮请求：Anthropic 要原样送回带签名的思考块，DeepSeek 式的 reasoning_content 不许送回
+    script: () => [
+      { thinking: "先想一想：要算 1+2。", toolCalls: [{ id: "call_1", name: "calc", arguments: { expression: "1+2" } }] },
+      { thinking: "结果出来了。", text: "等于 3。" },
+    ],
   },
   {
     id: "rate-limit-retry-after-ms",

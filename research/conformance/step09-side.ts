@@ -17,7 +17,7 @@ export const STEP09_SETTINGS = {
 // step09 的类型只写用得到的部分
 interface LabMessage {
   role: "user" | "assistant" | "toolResult";
-  content: string | Array<{ type: string; text?: string; name?: string }>;
+  content: string | Array<{ type: string; text?: string; name?: string; thinking?: string }>;
   stopReason?: string;
   errorMessage?: string;
   toolName?: string;
@@ -130,6 +130,7 @@ function plain(m: LabMessage, lab: Step09): PlainMessage {
   const out: PlainMessage = {
     role: "assistant",
     text: textOf(m.content),
+    thinking: Array.isArray(m.content) ? m.content.map((b) => (b.type === "thinking" ? (b.thinking ?? "") : "")).join("") : "",
     stopReason: m.stopReason,
     toolCalls: Array.isArray(m.content) ? m.content.flatMap((b) => (b.type === "toolCall" ? [b.name ?? ""] : [])) : [],
   };

@@ -313,3 +313,76 @@ describe("流中报错、掐断与取消", () => {
 async function waitFor(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
+
+// ── 思考模型、重定向、不是事件流的 200 ─────────────────────────────
+
+describe("思考模型", () => {
+  const THINKING = "先想一想：要算 1+2，再看看要不要调用工具。";
+
+  it("anthropic：思考块带签名，原样送回时服务器放行，签名被改就 400", async () => {
+    const reply = { thinking: THINKING, text: "我来算。", toolCalls: [{ id: "toolu_t", name: "calc", arguments: { expression: "1+2" } }] };
+    const s = await serve([reply, { text: "等于 3。" }, { text: "不该走到这里" }]);
+    const client = anthropic(s);
+    const first = await client.messages.stream({ model: "scripted", max_tokens: 100, messages: ASK }).finalMessage();
+    const [thinking, ...rest] = first.content;
+    if (thinking?.type !== "thinking") throw new Error(`第一块应当是思考块，收到的是 ${thinking?.type}`);
+    expect(thinking.thinking).toBe(THINKING);
+    expect(thinking.signature).not.toBe("");
+    expect(rest.map((block) => block.type)).toEqual(["text", "tool_use"]);
+
+    // 真实客户端的第二轮：助手消息原样送回（思考块在最前面），后跟工具结果
+    const followUp = (assistantContent: typeof first.content) => [
+      ...ASK,
+      { role: "assistant" as const, content: assistantContent },
+      { role: "user" as const, content: [{ type: "tool_result" as const, tool_use_id: "toolu_t", content: "3" }] },
+    ];
+    const second = await client.messages.stream({ model: "scripted", max_tokens: 100, messages: followUp(first.content) }).finalMessage();
+    expect(second.content.map((block) => (block.type === "text" ? block.text : block.type))).toEqual(["等于 3。"]);
+
+    const tampered = [{ ...thinking, signature: `${thinking.signature}x` }, ...rest];
+    await expect(client.messages.create({ model: "scripted", max_tokens: 100, messages: followUp(tampered) })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("Invalid `signature`"),
+    });
+  });
+
+  it("openai：推理在 reasoning_content 增量里、先于回答（DeepSeek 的形状）", async () => {
+    const s = await serve([{ thinking: THINKING, text: "等于 3。" }]);
+    const stream = await openai(s).chat.completions.create({ model: "scripted", messages: ASK, stream: true });
+    let reasoning = "";
+    let content = "";
+    let reasoningAfterContent = false;
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as { content?: string | null; reasoning_content?: string } | undefined;
+      if (delta?.reasoning_content) {
+        reasoning += delta.reasoning_content;
+        if (content) reasoningAfterContent = true;
+      }
+      if (delta?.content) content += delta.content;
+    }
+    expect({ reasoning, content, reasoningAfterContent }).toEqual({ reasoning: THINKING, content: "等于 3。", reasoningAfterContent: false });
+  });
+});
+
+describe("重定向与不是事件流的 200", () => {
+  it("openai 与 anthropic：307 重定向到同一主机的路径，SDK 跟过去拿到回复", async () => {
+    const s = await serve([
+      { redirect: 307, location: "/v1/chat/completions" },
+      { text: "跟过来了" },
+      { redirect: 307, location: "/v1/messages" },
+      { text: "跟过来了" },
+    ]);
+    const a = await openai(s).chat.completions.stream({ model: "scripted", messages: ASK }).finalChatCompletion();
+    expect(a.choices[0]?.message.content).toBe("跟过来了");
+    const b = await anthropic(s).messages.stream({ model: "scripted", max_tokens: 100, messages: ASK }).finalMessage();
+    expect(b.content.map((block) => (block.type === "text" ? block.text : block.type))).toEqual(["跟过来了"]);
+    expect(s.requests.map((r) => r.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions", "/v1/messages", "/v1/messages"]);
+  });
+
+  it("openai 与 anthropic：200 但正文是网页，SDK 报错而不是给出一条空回复", async () => {
+    const page = { notStream: "<html><body>请先登录 Wi-Fi</body></html>", contentType: "text/html" };
+    const s = await serve([page, page]);
+    await expect(openai(s).chat.completions.stream({ model: "scripted", messages: ASK }).finalChatCompletion()).rejects.toThrow();
+    await expect(anthropic(s).messages.stream({ model: "scripted", max_tokens: 100, messages: ASK }).finalMessage()).rejects.toThrow();
+  });
+});
