@@ -128,4 +128,16 @@ export const REASONS: Record<string, Reason> = {
       "输出用满了上限（`output` 等于模型的 `maxTokens`）：两边都不重试、不压缩，回复原样留在历史里。Pi 只在输出**没**用满期望上限时才把 length 停止当成可挽回的 " +
       "`@earendil-works/pi-ai@1.6.0 src/utils/overflow.ts:186-188`（`isRecoverableLength`）。",
   },
+  "length-stop-short": {
+    verdict: "differs",
+    differs: ["history", "nextRequest"],
+    kind: "not-copied",
+    text:
+      "输出没用满模型的 `maxTokens` 就因 length 停下，Pi 把它当成「可以挽回的截断」 `@earendil-works/pi-ai@1.6.0 src/utils/overflow.ts:186-188`（`isRecoverableLength`），" +
+      "走溢出那条路：先把这条回复从模型上下文里省略，再压缩并重试一次 `@earendil-works/pi-coding-agent@1.6.0 src/core/agent-session.ts:3178-3179`（`isRecoverableLength`）、" +
+      "`@earendil-works/pi-coding-agent@1.6.0 src/core/agent-session.ts:3211-3215`（`_omitRecoveryAttempt`）。这里早先的对话太短，没有东西可压，" +
+      "`prepareCompaction` 返回空，Pi 就停在这里：用户看见了半截回复，模型的上下文里却没有它，也不重试、不发事件 " +
+      "`@earendil-works/pi-coding-agent@1.6.0 src/core/agent-session.ts:3280-3284`（`prepareCompaction`）。" +
+      "step09 把 length 停止一律当作这次回复的结局（8.7）：不重试、不压缩，半截回复留在历史里，下一次请求照样带上。",
+  },
 };

@@ -183,6 +183,15 @@ export const SCENARIOS: Scenario[] = [
     // 输出用满了上限：output 等于模型的 maxTokens（见 MODEL_MAX_TOKENS）
     script: () => [{ text: "写到这里就", stopReason: "length", usage: { output: 1000 } }, { text: "不该走到这里" }],
   },
+  {
+    id: "length-stop-short",
+    layer: "session",
+    title: "length 停止（输出没用满上限）",
+    chapters: ["8.7"],
+    prompt: "写长一点",
+    // 只输出了 5 个 token 就因 length 停下：上限比模型的 maxTokens 小（例如服务端另有限制）
+    script: () => [{ text: "写到这里就", stopReason: "length" }, { text: "不该走到这里" }],
+  },
 ];
 
 /** 两边的模型都用这一组数字。 */
