@@ -1,4 +1,7 @@
-// 对照测试：实验 step09 的错误分类器与 pi-ai 1.6.0 的同名导出函数，对同一批消息（compare/messages.ts）各判一次。
+// 对照测试：实验 step09 的错误分类器与 pi-ai 1.6.0 的同名导出函数，对两张表各判一次：
+//   1. 由 Pi 源码推出的表（compare/pi-patterns.ts）：Pi 的每一条模式一行，例句依次取自 Pi 自己的注释、
+//      compare/messages.ts、compare/pi-pattern-examples.ts。Pi 将来多一条模式而三处都没有能命中它的例句，测试失败；
+//   2. 我们自己收集的 76 条消息（compare/messages.ts）。
 //
 //   实验：labs/mini-agent-harness/step09-retry-timeout/src/retry/classify.ts 的
 //         isContextOverflow(message, contextWindow?) 与 isRetryableAssistantError(message)，按文件路径导入；
@@ -19,7 +22,9 @@ import {
 } from "@earendil-works/pi-ai";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, type Fixture, type Group, type LabAssistantMessage } from "../compare/messages.ts";
-import { RESEARCH_DIR } from "../scripts/lib/pi-packages.ts";
+import { HAND_EXAMPLES } from "../compare/pi-pattern-examples.ts";
+import { readPiCommentExamples, readPiPatterns, type PiPattern } from "../compare/pi-patterns.ts";
+import { readPinnedVersions, recoveredDir, RESEARCH_DIR } from "../scripts/lib/pi-packages.ts";
 
 const REPO_ROOT = path.resolve(RESEARCH_DIR, "..");
 const STEP09_CLASSIFY = path.join(REPO_ROOT, "labs", "mini-agent-harness", "step09-retry-timeout", "src", "retry", "classify.ts");
@@ -41,18 +46,14 @@ interface ExpectedDifference {
 //   A. 错误文字的格式不同：实验的 step08 把 HTTP 失败写成「HTTP <状态码>：…」，Pi 的适配器写成「<状态码> …」
 //      或「<provider> API error (<状态码>): …」，两边只认得自己那种前缀；
 //   B. Pi 知道「这条消息来自哪个 Provider」，实验的消息没有 provider 字段；
-//   C. Pi 有针对具体产品、网关、传输层的模式，实验的 step09 为了短小有意没有收；
+//   C. （已清空）Pi 针对具体产品、网关、传输层的模式，step09 现在全部照收了（issue 13）；
 //   D. 实验还认自己写下的中文错误，Pi 不认识这些文字；
 //   E. 实验有意与 Pi 不同的设计（step09 的 classify.ts 在注释里写明了理由）。
 const EXPECTED_DIFFERENCES: Record<string, ExpectedDifference> = {
   // A. 413 的前缀
-  "ovf-copilot-413": {
-    fn: ["isContextOverflow"],
-    why: "A：Pi 把开头是「<provider> API error (413):」或「413 」的报错一律算溢出（它自己的 formatProviderError 格式）；实验只认 step08 的「HTTP 413：」前缀，这句正文里又没有任何溢出字样",
-  },
   "ovf-lab-413": {
     fn: ["isContextOverflow"],
-    why: "A：反过来，实验把「HTTP 413：」开头的一律算溢出；Pi 的 413 规则只匹配以「413」或「… API error (413):」开头的文字，正文「Request Entity Too Large」也不命中它的其他模式",
+    why: "A：实验把「HTTP 413：」开头的一律算溢出（Pi 自己格式的 413 实验也认，见 ovf-copilot-413）；Pi 的 413 规则只匹配以「413」或「… API error (413):」开头的文字，正文「Request Entity Too Large」也不命中它的其他模式",
   },
   // A. 429 的前缀
   "rl-bedrock-throttling-lab": {
@@ -63,28 +64,6 @@ const EXPECTED_DIFFERENCES: Record<string, ExpectedDifference> = {
   "ovf-cerebras": {
     fn: ["isContextOverflow"],
     why: "B：「400 status code (no body)」只有在 message.provider 为 cerebras 时 Pi 才算溢出；实验的 AssistantMessage 没有 provider 字段，也不接 Cerebras",
-  },
-  // C. Pi 的产品专用模式：额度类（Pi 判不可重试；实验没收这几个名字，又因为文字里有 429 而判可重试）
-  "q-opencode-go": {
-    fn: ["isRetryableAssistantError"],
-    why: "C：GoUsageLimitError 是 OpenCode Go 的套餐上限，Pi 列在不可重试表里；实验的额度表没有这个产品名，文字里的 429 让它落进可重试表",
-  },
-  "q-chatgpt-sharing": {
-    fn: ["isRetryableAssistantError"],
-    why: "C：subscription_sharing_usage_limit_exceeded 是「用 ChatGPT 登录」的共享额度上限，Pi 列在不可重试表里；实验不接这个登录方式，没收这个错误码，文字里的 429 让它落进可重试表",
-  },
-  // C. Pi 的产品专用模式：瞬时故障类（Pi 判可重试；实验不认识，按确定性失败处理）
-  "t-cut-short": {
-    fn: ["isRetryableAssistantError"],
-    why: "C：Magpie 网关转述上游 Anthropic 流中断的专用文案，Pi 收了（#11879）；实验没有这个网关",
-  },
-  "t-http2-cancel": {
-    fn: ["isRetryableAssistantError"],
-    why: "C：Node 的 ERR_HTTP2_STREAM_CANCEL（Bedrock SDK 的 HTTP/2 会话过期），Pi 收了（#10379）；实验用 fetch 走 HTTP/1.1，碰不到这种错误",
-  },
-  "t-google-adc": {
-    fn: ["isRetryableAssistantError"],
-    why: "C：node-fetch 的「request to … failed, reason:」（google-vertex 刷新 ADC 令牌时），Pi 收了（#10996）；实验只用 Node 自带的 fetch，它的网络失败由 step08 写成「网络错误：…」",
   },
   // D. 实验自己的中文错误
   "zh-stream-no-finish": {
@@ -266,5 +245,114 @@ describe.skipIf(!LAB_EXISTS)("实验 step09 的分类器 vs pi-ai 1.6.0", () => 
       .map((r) => `${r.fixture.id}：登记为分歧，但两边现在一致（${FNS.map((fn) => `${fn}=${r.lab[fn]}`).join("，")}）`);
     // 两边对齐了是好事：把这条从表里删掉，并更新 R11「与 step09 的分类器对照」一节
     expect(stale).toEqual([]);
+  });
+});
+
+// ── 由 Pi 源码推出的对照表 ─────────────────────────────────────────────
+// Pi 的每一条模式一行；例句按优先级取第一条能命中它的：Pi 注释里的原文 → compare/messages.ts → 示意句。
+
+const PI_AI_DIR = recoveredDir("@earendil-works/pi-ai", readPinnedVersions()["@earendil-works/pi-ai"]);
+
+interface DerivedRow {
+  pattern: PiPattern;
+  /** 命中这条模式的例句；一条都没有时为 undefined（测试会报出来）。 */
+  example: string | undefined;
+  origin: string;
+}
+
+const LAB_WORDING = /^HTTP \d{3}：|[\u4e00-\u9fff]/;
+
+function deriveTable(): DerivedRow[] {
+  const comments = readPiCommentExamples(PI_AI_DIR);
+  return readPiPatterns(PI_AI_DIR).map((pattern) => {
+    const hit = (text: string | undefined): text is string => text !== undefined && pattern.regex.test(text);
+    const comment = comments.find((c) => hit(c.text));
+    if (comment) return { pattern, example: comment.text, origin: `Pi 注释 ${comment.where}` };
+    // 只取 Pi 自己措辞的消息：实验格式（「HTTP 429：…」、中文）的那些属于第二张表
+    const fixture = FIXTURES.find((f) => hit(f.message.errorMessage) && !LAB_WORDING.test(f.message.errorMessage ?? ""));
+    if (fixture) return { pattern, example: fixture.message.errorMessage, origin: `compare/messages.ts ${fixture.id}` };
+    const hand = HAND_EXAMPLES.find(hit);
+    return { pattern, example: hand, origin: hand ? "示意（compare/pi-pattern-examples.ts）" : "（没有例句）" };
+  });
+}
+
+/** 推出的表里预期的分歧：模式的键（表名:源码）→ 分歧所在的函数与原因。 */
+const EXPECTED_DERIVED_DIFFERENCES: Record<string, ExpectedDifference> = {
+  "CEREBRAS_BODYLESS_OVERFLOW_PATTERN:^4(?:00|13)\\s*(?:status code)?\\s*\\(no body\\)": {
+    fn: ["isContextOverflow"],
+    why: "B：Pi 只在 message.provider 为 cerebras 时认这条；实验的 AssistantMessage 没有 provider 字段，也不接 Cerebras",
+  },
+};
+
+describe("由 Pi 源码推出的对照表（compare/pi-patterns.ts）", () => {
+  const rows = deriveTable();
+
+  it("读出了 Pi 的五张表，条数与 1.6.0 相符", () => {
+    const count = (list: string) => rows.filter((r) => r.pattern.list === list).length;
+    expect(count("OVERFLOW_PATTERNS")).toBeGreaterThanOrEqual(27);
+    expect(count("NON_OVERFLOW_PATTERNS")).toBe(3);
+    expect(count("CEREBRAS_BODYLESS_OVERFLOW_PATTERN")).toBe(1);
+    expect(count("NON_RETRYABLE_PROVIDER_LIMIT_ERROR_PATTERN")).toBeGreaterThanOrEqual(11);
+    expect(count("RETRYABLE_PROVIDER_ERROR_PATTERN")).toBeGreaterThanOrEqual(55);
+  });
+
+  it("Pi 的每一条模式都有一句能命中它的例句（Pi 新加了模式就在这里失败）", () => {
+    const missing = rows.filter((r) => r.example === undefined).map((r) => `${r.pattern.where} ${r.pattern.key}`);
+    // 补救：在 compare/pi-pattern-examples.ts 里加一句（最好用 Pi 注释或 issue 里的原文），再让 step09 的 classify.ts 收下这条模式
+    expect(missing).toEqual([]);
+  });
+
+  it("示意句都还用得上：每句至少命中 Pi 的一条模式", () => {
+    const patterns = rows.map((r) => r.pattern.regex);
+    expect(HAND_EXAMPLES.filter((text) => !patterns.some((p) => p.test(text)))).toEqual([]);
+  });
+
+  it("EXPECTED_DERIVED_DIFFERENCES 只点名 Pi 现有的模式", () => {
+    const keys = new Set(rows.map((r) => r.pattern.key));
+    expect(Object.keys(EXPECTED_DERIVED_DIFFERENCES).filter((key) => !keys.has(key))).toEqual([]);
+  });
+
+  describe.skipIf(!LAB_EXISTS)("实验 step09 的分类器 vs pi-ai 1.6.0（推出的表）", () => {
+    let judged: Array<{ row: DerivedRow; verdict: Row }> = [];
+
+    beforeAll(async () => {
+      const lab = await loadLabClassifier(LAB_CLASSIFY);
+      judged = rows
+        .filter((row) => row.example !== undefined)
+        .map((row) => {
+          const fixture: Fixture = {
+            id: row.pattern.key,
+            group: "overflow",
+            source: row.origin,
+            message: { role: "assistant", content: [], stopReason: "error", errorMessage: row.example },
+            ...(row.pattern.list === "CEREBRAS_BODYLESS_OVERFLOW_PATTERN" ? { piProvider: "cerebras" } : {}),
+          };
+          return { row, verdict: judge(lab, fixture) };
+        });
+      const differ = judged.filter((j) => j.verdict.differs.length > 0);
+      const lines = [`由 Pi 源码推出的对照表：${judged.length} 条模式，一致 ${judged.length - differ.length}，分歧 ${differ.length}`];
+      for (const { row, verdict } of differ) {
+        const why = EXPECTED_DERIVED_DIFFERENCES[row.pattern.key]?.why ?? "（EXPECTED_DERIVED_DIFFERENCES 里没有这条）";
+        lines.push(`  ${row.pattern.where} ${verdict.differs.join("、")}：${JSON.stringify(row.example)} ${why}`);
+      }
+      console.log(lines.join("\n"));
+    });
+
+    it("每一条分歧都登记在 EXPECTED_DERIVED_DIFFERENCES 里，函数一致", () => {
+      const problems: string[] = [];
+      for (const { row, verdict } of judged) {
+        if (verdict.differs.length === 0) continue;
+        const expected = EXPECTED_DERIVED_DIFFERENCES[row.pattern.key];
+        const detail = verdict.differs.map((fn) => `${fn}: 实验=${verdict.lab[fn]} Pi=${verdict.pi[fn]}`).join("；");
+        if (!expected) problems.push(`${row.pattern.where} ${row.pattern.key}：未登记的分歧（${detail}）。例句（${row.origin}）：${JSON.stringify(row.example)}`);
+        else if ([...expected.fn].sort().join() !== [...verdict.differs].sort().join()) problems.push(`${row.pattern.key}：登记在 ${expected.fn.join("、")}，实际在 ${verdict.differs.join("、")}`);
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it("EXPECTED_DERIVED_DIFFERENCES 里的每一条现在仍然分歧", () => {
+      const stale = judged.filter((j) => j.row.pattern.key in EXPECTED_DERIVED_DIFFERENCES && j.verdict.differs.length === 0).map((j) => j.row.pattern.key);
+      expect(stale).toEqual([]);
+    });
   });
 });

@@ -6,10 +6,16 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { ThinkingLedger, signatureOf } from "./protocol-checks.js";
 import type { Usage } from "./types.js";
 
 /** 一次正常的流式回复。 */
 export interface ScriptedReply {
+  /**
+   * 思考模型的推理，先于文字发出：OpenAI 协议用 DeepSeek 的 reasoning_content 增量，
+   * Anthropic 用 thinking 块（thinking_delta + signature_delta）。发过之后，下一轮请求要过协议检查（protocol-checks.ts）。
+   */
+  thinking?: string;
   text?: string;
   /** arguments 给字符串时原样发送（可以故意给一段坏 JSON）。 */
   toolCalls?: Array<{ id?: string; name: string; arguments: Record<string, unknown> | string }>;
@@ -46,7 +52,11 @@ export type Turn =
   /** 挂起：默认发出响应头后一言不发；sendHeaders: false 则连响应头都不发。 */
   | { hang: true; sendHeaders?: boolean }
   /** 原样发送一段事件流文本（试验畸形的 SSE）；keepOpen 时发完不关连接。 */
-  | { raw: string; bytesPerWrite?: number; keepOpen?: boolean };
+  | { raw: string; bytesPerWrite?: number; keepOpen?: boolean }
+  /** 重定向（301/302/303/307/308）到 location：可以是同一主机的路径，也可以是另一个主机（客户端不该把密钥带过去）。 */
+  | { redirect: number; location: string }
+  /** 200，但不是事件流：强制门户的 HTML、网关的 JSON 错误、写错地址拿到的网页。 */
+  | { notStream: string; contentType: string };
 
 export type Api = "openai" | "anthropic";
 
@@ -99,6 +109,7 @@ export async function startProviderServer(script: Script, options: ServerOptions
   // 正在等某个请求断开的人：断开时（或服务器关闭时）叫醒他们
   const waiters = new Set<{ request: number; wake: (d: Disconnect | undefined) => void }>();
   const queue = Array.isArray(script) ? [...script] : undefined;
+  const ledger = new ThinkingLedger();
   let closing = false;
 
   const server = http.createServer(async (req, res) => {
@@ -127,6 +138,8 @@ export async function startProviderServer(script: Script, options: ServerOptions
     if (options.apiKey !== undefined && keyOf(req, api) !== options.apiKey) {
       return sendJson(res, 401, errorBody(api, "authentication_error", "invalid api key"));
     }
+    const violation = ledger.check(api, record.body);
+    if (violation) return sendJson(res, 400, errorBody(api, "invalid_request_error", violation));
     let turn: Turn | undefined;
     try {
       turn = queue ? queue.shift() : await (script as Exclude<Script, Turn[]>)(record, index);
@@ -137,7 +150,7 @@ export async function startProviderServer(script: Script, options: ServerOptions
       return sendJson(res, 500, errorBody(api, "script_exhausted", `脚本已经用完：这是第 ${index + 1} 个请求`));
     }
     try {
-      await play(turn, api, record, index, res, state);
+      await play(turn, api, record, index, res, state, ledger);
     } catch {
       res.destroy(); // 脚本写错等意外：断开连接，别让测试进程崩掉
     }
@@ -190,6 +203,7 @@ async function play(
   index: number,
   res: http.ServerResponse,
   state: { dropped: boolean },
+  ledger: ThinkingLedger,
 ): Promise<void> {
   if ("httpError" in turn) {
     const [type, message] = defaultError(turn.httpError);
@@ -197,6 +211,16 @@ async function play(
     const isText = typeof body === "string";
     res.writeHead(turn.httpError, { "content-type": isText ? "text/plain" : "application/json", ...turn.headers });
     res.end(isText ? body : JSON.stringify(body));
+    return;
+  }
+  if ("redirect" in turn) {
+    res.writeHead(turn.redirect, { location: turn.location });
+    res.end();
+    return;
+  }
+  if ("notStream" in turn) {
+    res.writeHead(200, { "content-type": turn.contentType });
+    res.end(turn.notStream);
     return;
   }
   if ("hang" in turn) {
@@ -219,6 +243,7 @@ async function play(
     api === "openai"
       ? openaiEvents(turn, index + 1, model, body?.stream_options?.include_usage === true)
       : anthropicEvents(turn, index + 1, model);
+  if (api === "anthropic" && turn.thinking) ledger.issue(toolCallsOf(turn, index + 1, "toolu").map((call) => call.id), turn.thinking);
   const eol = turn.lineEnding ?? "\n";
   const limit = Math.min(turn.dropAfterChunks ?? turn.hangAfterChunks ?? Infinity, events.length);
   for (let i = 0; i < limit; i++) {
@@ -274,6 +299,8 @@ function openaiEvents(turn: ScriptedReply, n: number, model: string, includeUsag
   });
   // 开头一行注释：有的服务（如 OpenRouter）真的会发，顺便检验注释处理
   const events: WireEvent[] = [{ comment: "本地脚本服务器" }, chunk({ role: "assistant", content: "" })];
+  // DeepSeek 的推理：content 为 null，推理放在 reasoning_content 里，先于回答
+  for (const piece of cutChars(turn.thinking ?? "", turn.chunkSize ?? 2)) events.push(chunk({ content: null, reasoning_content: piece }));
   for (const piece of cutChars(turn.text ?? "", turn.chunkSize ?? 2)) events.push(chunk({ content: piece }));
   // 每个工具调用：第一片带 id 与 name，之后只有参数碎片，全靠 index 认领
   const calls = toolCallsOf(turn, n, "call").map((call, index) => [
@@ -318,6 +345,16 @@ function anthropicEvents(turn: ScriptedReply, n: number, model: string): WireEve
     ev("ping"),
   ];
   let index = 0;
+  if (turn.thinking) {
+    // extended thinking：思考块在最前面，内容分片到达，最后一片是签名
+    events.push(ev("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } }));
+    for (const piece of cutChars(turn.thinking, turn.chunkSize ?? 2)) {
+      events.push(ev("content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } }));
+    }
+    events.push(ev("content_block_delta", { index, delta: { type: "signature_delta", signature: signatureOf(turn.thinking) } }));
+    events.push(ev("content_block_stop", { index }));
+    index++;
+  }
   if (turn.text) {
     events.push(ev("content_block_start", { index, content_block: { type: "text", text: "" } }));
     for (const piece of cutChars(turn.text, turn.chunkSize ?? 2)) {

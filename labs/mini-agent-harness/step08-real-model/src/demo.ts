@@ -186,4 +186,23 @@ const saved = Session.open(session.file).messages().length;
 const leaked = fs.readFileSync(session.file, "utf8").includes(KEY) || JSON.stringify(server.requests).includes(KEY);
 console.log(`会话文件里仍然保存着全部 ${saved} 条消息；会话文件与服务器的请求记录里${leaked ? "出现了" : "都找不到"}密钥。`);
 
+// ── 场景 6 ─────────────────────────────────────────────────────
+// 服务器这一次先发一段推理（带签名的 thinking 块），再调用 calc。它记下了签名：
+// 下一轮请求里那条助手消息若不以同一个思考块开头，它会像真实的 Anthropic 一样回 400。
+console.log("\n=== 场景 6：思考模型（Anthropic extended thinking）===\n");
+nextFault = { thinking: "用户要算 12*12。\n心算也行，但工具更稳妥。" }; // 不是故障：借同一个钩子给这一次回复加上推理
+const thinkingContext: Context = { messages: [] };
+const thinkingSession = Session.create(path.join(projectRoot, ".sessions", "demo-thinking.jsonl"));
+const before6 = server.requests.length;
+await say("帮我算 12*12", anthropic, undefined, thinkingContext, thinkingSession);
+const replayed = sentMessages(before6 + 1).find((m) => m.role === "assistant")?.content as Array<{ type: string; signature?: string }> | undefined;
+const kept = Session.open(thinkingSession.file)
+  .messages()
+  .flatMap((m) => (m.role === "assistant" ? m.content : []))
+  .filter((block) => block.type === "thinking");
+console.log();
+console.log(`第 2 个请求里的助手消息：${replayed?.map((b) => (b.signature ? `${b.type}（带签名）` : b.type)).join(" + ") ?? "（没有）"}`);
+console.log(`服务器的协议检查：${describeAssistant(thinkingContext.messages.at(-1)).includes("stopReason：stop") ? "通过，第 2 轮正常回答" : "没通过"}`);
+console.log(`会话文件里的思考块：${kept.length} 个，签名${kept.every((b) => b.thinkingSignature) ? "都在" : "丢了"}`);
+
 await server.close();

@@ -15,10 +15,15 @@ const stdoutWrite: Write = (text) => {
 /** 消费整条事件流，边收边显示。 */
 export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: Write = stdoutWrite): Promise<void> {
   // 助手的文本是一段段流进来的：第一段前面打印「助手> 」，消息结束时再换行。
-  let lineOpen = false;
+  // 思考模型的推理（step08）同样流进来，每一行前面打印「思考> 」；在终端上调暗，免得和回答混在一起。
+  let open: "text" | "thinking" | undefined;
+  /** 推理里刚遇到换行：等下一段文字来了再换行并补上「思考> 」，免得留下一行空的前缀。 */
+  let thinkingBreak = false;
+  const dim = write === stdoutWrite && process.stdout.isTTY === true && !process.env.NO_COLOR;
   const closeLine = (): void => {
-    if (lineOpen) write("\n");
-    lineOpen = false;
+    if (open === "thinking" && dim) write("\x1b[0m");
+    if (open) write("\n");
+    open = undefined;
   };
 
   for await (const event of events) {
@@ -27,9 +32,28 @@ export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: W
         write(`[第 ${event.turn} 轮]\n`);
         break;
       case "text_delta":
-        if (!lineOpen) write("助手> ");
-        lineOpen = true;
+        if (open !== "text") {
+          closeLine();
+          write("助手> ");
+        }
+        open = "text";
         write(event.delta);
+        break;
+      case "thinking_delta":
+        if (open !== "thinking") {
+          closeLine();
+          write(dim ? "\x1b[2m思考> " : "思考> ");
+          thinkingBreak = false;
+        }
+        open = "thinking";
+        for (const part of event.delta.split(/(\n+)/)) {
+          if (part.startsWith("\n")) thinkingBreak = true;
+          else if (part !== "") {
+            if (thinkingBreak) write("\n思考> ");
+            thinkingBreak = false;
+            write(part);
+          }
+        }
         break;
       case "message":
         closeLine();

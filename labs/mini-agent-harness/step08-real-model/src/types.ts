@@ -12,6 +12,16 @@ export interface TextContent {
   text: string;
 }
 
+/**
+ * step08：思考模型（DeepSeek-R1、Qwen3、Kimi、开了 extended thinking 的 Claude）在回答之前先吐出的推理。
+ * 形状与字段名照 Pi 的 ThinkingContent；thinkingSignature 是 Anthropic 给的签名，带工具调用时要原样送回去。
+ */
+export interface ThinkingContent {
+  type: "thinking";
+  thinking: string;
+  thinkingSignature?: string;
+}
+
 /** 模型发起的一次工具调用。arguments 已经是解析好的对象。 */
 export interface ToolCall {
   type: "toolCall";
@@ -31,7 +41,7 @@ export interface UserMessage {
 /** 助手的一条回复：文本与工具调用可以交错出现，最后一定带 stopReason。 */
 export interface AssistantMessage {
   role: "assistant";
-  content: Array<TextContent | ToolCall>;
+  content: Array<TextContent | ThinkingContent | ToolCall>;
   stopReason: StopReason;
   /** 只在失败时出现：写给人看的错误原因。 */
   errorMessage?: string;
@@ -100,6 +110,8 @@ export interface Context {
  */
 export type StreamEvent =
   | { type: "text_delta"; delta: string }
+  /** step08：思考模型的推理增量。只显示、不算进回答。 */
+  | { type: "thinking_delta"; delta: string }
   | { type: "done"; message: AssistantMessage };
 
 /** 每次调用模型时的选项。 */
@@ -121,6 +133,8 @@ export type HarnessEvent =
   | { type: "turn_start"; turn: number }
   /** 模型吐出的一小段文本，原样转发。 */
   | { type: "text_delta"; delta: string }
+  /** 模型的一小段推理（step08，思考模型才有），原样转发。 */
+  | { type: "thinking_delta"; delta: string }
   /** 一条新消息进了上下文（助手回复或工具结果）。 */
   | { type: "message"; message: AssistantMessage | ToolResultMessage }
   /** 即将执行一个工具。 */

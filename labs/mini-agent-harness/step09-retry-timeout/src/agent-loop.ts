@@ -104,7 +104,7 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
     // 把整个上下文交给模型；模型吐出的文本片段原样转发给下游。
     let assistant: AssistantMessage | undefined;
     for await (const event of streamFn(context, { ...streamOptions, signal })) {
-      if (event.type === "text_delta") yield event;
+      if (event.type !== "done") yield event; // 文字与推理（step08）的增量原样转发
       else assistant = event.message;
     }
 

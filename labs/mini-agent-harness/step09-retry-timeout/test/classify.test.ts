@@ -207,3 +207,43 @@ describe("TLS 证书错误不重试", () => {
     expect(isRetryableAssistantError({ role: "assistant", content: [], stopReason: "error", errorMessage })).toBe(false);
   });
 });
+
+describe("与 Pi 1.6.0 的模式对齐（issue 13：这些以前认不出）", () => {
+  it("Pi 格式的 413（SDK 原文与 formatProviderError 的前缀）是溢出；正文里顺带提到 413 的不是", () => {
+    expect(isContextOverflow(failed('413 {"error":{"type":"request_too_large"}}'))).toBe(true);
+    expect(isContextOverflow(failed("413 Request Entity Too Large"))).toBe(true);
+    expect(isContextOverflow(failed('github-copilot API error (413): {"message":"failed to parse request","code":""}'))).toBe(true);
+    expect(isContextOverflow(failed("HTTP 400：bad request: field 413 is wrong"))).toBe(false);
+  });
+
+  it.each([
+    "ResourceExhausted: model overloaded (grpc)",
+    "websocket closed unexpectedly (1006)",
+    "WebSocket error: read ECONNRESET",
+    "Responses websocket connection limit reached",
+    "http/2 stream failed",
+    "Http2 request did not get a response",
+    "The pending stream has been canceled (caused by: ERR_HTTP2_STREAM_CANCEL)",
+    "exceeded request buffer limit while retrying upstream",
+    "unable to forward upstream response",
+    "upstream_stream_read_error",
+    "request to https://oauth2.googleapis.com/token failed, reason: ",
+    "Claude Code's stream from Anthropic was cut short after the reply had begun",
+    "subscription_sharing_usage_unavailable",
+  ])("可重试：%s", (text) => {
+    expect(isRetryableAssistantError(failed(text))).toBe(true);
+  });
+
+  it.each([
+    'HTTP 429：GoUsageLimitError：rolling usage limit reached',
+    'HTTP 429：FreeUsageLimitError：free tier exhausted',
+    "HTTP 429：subscription_sharing_usage_limit_exceeded",
+    "HTTP 429：subscription_sharing_workplace_individual_usage_limit_exceeded",
+  ])("额度上限，不重试：%s", (text) => {
+    expect(isRetryableAssistantError(failed(text))).toBe(false);
+  });
+
+  it("200 却不是事件流：不重试，哪怕开头碰巧写着 503", () => {
+    expect(isRetryableAssistantError(failed("服务器返回的不是事件流（content-type: text/html），开头是：<h1>503 维护中</h1>。请检查 HARNESS_BASE_URL"))).toBe(false);
+  });
+});

@@ -10,7 +10,7 @@ async function collect(stream: AsyncIterable<StreamEvent>): Promise<{ deltas: st
   let done: AssistantMessage | undefined;
   for await (const event of stream) {
     if (event.type === "text_delta") deltas.push(event.delta);
-    else done = event.message;
+    else if (event.type === "done") done = event.message;
   }
   if (!done) throw new Error("没有 done 事件");
   return { deltas, done };

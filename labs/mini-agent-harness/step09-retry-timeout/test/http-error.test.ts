@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { describeNetworkError, redactSecret } from "../src/providers/http-error.js";
+import { describeNetworkError } from "../src/providers/http-error.js";
+import { redactSecrets } from "../src/providers/url.js";
 
 describe("错误措辞里不留秘密", () => {
   it("网络错误：fetch 原文里 URL 带的账号口令被抹掉", () => {
@@ -11,7 +12,7 @@ describe("错误措辞里不留秘密", () => {
   });
 
   it("服务器回显的密钥被抹掉；太短的占位值不动", () => {
-    expect(redactSecret("Incorrect API key provided: sk-test-1234", "sk-test-1234")).toBe("Incorrect API key provided: ***");
-    expect(redactSecret("key k", "k")).toBe("key k");
+    expect(redactSecrets("Incorrect API key provided: sk-test-1234", ["sk-test-1234"])).toBe("Incorrect API key provided: ***");
+    expect(redactSecrets("key k", ["k"])).toBe("key k");
   });
 });

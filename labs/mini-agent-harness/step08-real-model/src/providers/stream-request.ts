@@ -4,13 +4,14 @@
  */
 import { readSse, type SseEvent } from "../sse.js";
 import type { StopReason, StreamEvent } from "../types.js";
-import { describeHttpError, describeNetworkError, describeStreamCut } from "./http-error.js";
+import { describeHttpError, describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
+import { fetchSameOrigin } from "./redirect.js";
 import { ReplyBuilder } from "./reply.js";
 
 /** 协议相关的那一半：怎么理解每个事件、读完以后怎么定结局。 */
 export interface WireDecoder {
-  /** 处理一个事件，更新 reply；返回要立刻显示给用户的文本（没有就返回 undefined）。 */
-  onEvent(event: SseEvent, reply: ReplyBuilder): string | undefined;
+  /** 处理一个事件，更新 reply（要立刻显示的文字与推理由 reply 攒着，读完这个事件就交出去）。 */
+  onEvent(event: SseEvent, reply: ReplyBuilder): void;
   /** 流正常读完之后：模型是怎么结束的。 */
   end(): { stopReason: StopReason; errorMessage?: string };
 }
@@ -20,7 +21,8 @@ export interface ProviderRequest {
   headers: Record<string, string>;
   /** 延后到 try 里面再构造：连构造请求体出的错也不许逃出 StreamFn。 */
   body: () => unknown;
-  apiKey: string;
+  /** 密钥与地址里的秘密：错误信息里出现就抹掉。 */
+  secrets: readonly string[];
   decoder: WireDecoder;
   signal?: AbortSignal | undefined;
   fetch?: typeof fetch | undefined;
@@ -28,28 +30,31 @@ export interface ProviderRequest {
 
 export async function* streamRequest(req: ProviderRequest): AsyncGenerator<StreamEvent> {
   const { signal } = req;
-  const reply = new ReplyBuilder(req.apiKey);
+  const reply = new ReplyBuilder(req.secrets);
   let stage: "build" | "connect" | "read" = "build";
   try {
     const body = JSON.stringify(req.body());
     stage = "connect";
     const doFetch = req.fetch ?? fetch;
-    // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开
-    const response = await doFetch(req.url, {
+    // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开。重定向自己处理，密钥不出本源
+    const response = await fetchSameOrigin(doFetch, req.url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
       body,
       signal,
     });
     stage = "read";
-    if (!response.ok || !response.body) {
-      const errorMessage = response.ok ? "响应没有正文" : await describeHttpError(response);
+    if (!response.ok || !response.body || !isEventStream(response)) {
+      const errorMessage =
+        !response.ok ? await describeHttpError(response)
+        : !response.body ? "响应没有正文"
+        : await describeNotEventStream(response);
       yield { type: "done", message: signal?.aborted ? reply.finish("aborted") : reply.finish("error", errorMessage) };
       return;
     }
     for await (const event of readSse(response.body, signal)) {
-      const delta = req.decoder.onEvent(event, reply);
-      if (delta) yield { type: "text_delta", delta };
+      req.decoder.onEvent(event, reply);
+      yield* reply.takeDeltas();
     }
     if (signal?.aborted) {
       yield { type: "done", message: reply.finish("aborted") };
@@ -71,7 +76,11 @@ export async function* streamRequest(req: ProviderRequest): AsyncGenerator<Strea
   }
 }
 
-/** 拼接 baseUrl 与路径，容忍 baseUrl 末尾多写的斜杠。 */
-export function joinUrl(baseUrl: string, path: string): string {
-  return baseUrl.replace(/\/+$/, "") + path;
+/**
+ * 200 却不是事件流：强制门户的登录页、网关的 JSON 错误、写错的 baseUrl……当成流去读只会得到一句「流中断」。
+ * 没有 content-type 的放行（有的本地服务不写），写了别的类型的才拦下。
+ */
+function isEventStream(response: Response): boolean {
+  const type = response.headers.get("content-type");
+  return type === null || type.toLowerCase().includes("text/event-stream");
 }

@@ -7,7 +7,8 @@ import type { Context, StopReason, StreamFn } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
-import { joinUrl, streamRequest, type WireDecoder } from "./stream-request.js";
+import { streamRequest, type WireDecoder } from "./stream-request.js";
+import { joinUrl, querySecrets } from "./url.js";
 import { transformMessages } from "./transform-messages.js";
 
 export type AnthropicConfig = ConnectionConfig;
@@ -23,7 +24,7 @@ export function createAnthropicStream(config: AnthropicConfig): StreamFn {
         "anthropic-version": "2023-06-01",
       },
       body: () => buildAnthropicRequest(config, context),
-      apiKey: config.apiKey,
+      secrets: [config.apiKey, ...querySecrets(config.baseUrl)],
       decoder: new AnthropicDecoder(),
       signal: options?.signal,
       fetch: config.fetch,
@@ -36,6 +37,7 @@ export function createAnthropicStream(config: AnthropicConfig): StreamFn {
 
 type AnthropicBlock =
   | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string; signature: string }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
   | { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean };
 
@@ -65,6 +67,9 @@ export function buildAnthropicRequest(config: AnthropicConfig, context: Context)
       for (const block of message.content) {
         if (block.type === "toolCall") {
           blocks.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments });
+        } else if (block.type === "thinking") {
+          // 开着思考又带工具调用时，协议要求把思考块连同签名原样送回；没签名的（别家模型的推理）送不回去，丢掉
+          if (block.thinkingSignature) blocks.push({ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature });
         } else if (block.text !== "") {
           blocks.push({ type: "text", text: block.text }); // 空文本块会被拒收
         }
@@ -104,8 +109,8 @@ interface AnthropicEvent {
   type?: string;
   index?: number;
   message?: { usage?: AnthropicUsage };
-  content_block?: { type?: string; id?: string; name?: string; text?: string; input?: unknown };
-  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
+  content_block?: { type?: string; id?: string; name?: string; text?: string; input?: unknown; thinking?: string; signature?: string };
+  delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
   usage?: AnthropicUsage;
   error?: unknown;
 }
@@ -116,7 +121,7 @@ class AnthropicDecoder implements WireDecoder {
   private failure: string | undefined;
   private readonly startInput = new Map<string, string>();
 
-  onEvent(event: SseEvent, reply: ReplyBuilder): string | undefined {
+  onEvent(event: SseEvent, reply: ReplyBuilder): undefined {
     if (this.finished || this.failure) return undefined;
     let data: AnthropicEvent;
     try {
@@ -147,20 +152,18 @@ class AnthropicDecoder implements WireDecoder {
           if (block.input && typeof block.input === "object") this.startInput.set(key, JSON.stringify(block.input));
         } else if (block?.type === "text" && block.text) {
           reply.text(block.text);
-          return block.text;
+        } else if (block?.type === "thinking") {
+          reply.thinking(block.thinking ?? "", block.signature ?? "");
         }
         return undefined;
       }
       case "content_block_delta": {
         const delta = data.delta;
-        if (delta?.type === "text_delta" && delta.text) {
-          reply.text(delta.text);
-          return delta.text;
-        }
-        if (delta?.type === "input_json_delta" && delta.partial_json) {
-          reply.tool(key).json += delta.partial_json;
-        }
-        return undefined; // thinking_delta 等我们不认识的增量：忽略
+        if (delta?.type === "text_delta" && delta.text) reply.text(delta.text);
+        else if (delta?.type === "thinking_delta" && delta.thinking) reply.thinking(delta.thinking);
+        else if (delta?.type === "signature_delta" && delta.signature) reply.thinking("", delta.signature);
+        else if (delta?.type === "input_json_delta" && delta.partial_json) reply.tool(key).json += delta.partial_json;
+        return undefined; // 不认识的增量：忽略
       }
       case "content_block_stop": {
         const draft = reply.findTool(key);

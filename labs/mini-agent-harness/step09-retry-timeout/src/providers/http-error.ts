@@ -2,6 +2,7 @@
  * 把各种失败翻译成一行 errorMessage。措辞保留服务器与 Node 的原文（429、overloaded、
  * ECONNREFUSED……），下一步的重试分类器正是靠这些原文判断「能不能重试」。
  */
+import { MAX_REDIRECTS, redirectTarget } from "./redirect.js";
 
 /** 从错误响应的 JSON 里取出「类型：说明」。两家的格式都把它放在 error 字段里：
  *  OpenAI   {"error":{"message","type","code"}}
@@ -20,6 +21,11 @@ export function errorDetail(body: unknown): string | undefined {
 
 /** 非 2xx 响应 → `HTTP 401：authentication_error：invalid x-api-key`。 */
 export async function describeHttpError(response: Response): Promise<string> {
+  const redirect = describeRedirect(response);
+  if (redirect) {
+    await response.body?.cancel().catch(() => {});
+    return `HTTP ${response.status}：${redirect}`;
+  }
   let text = "";
   try {
     text = await response.text();
@@ -34,6 +40,15 @@ export async function describeHttpError(response: Response): Promise<string> {
   }
   detail ??= text.trim().slice(0, 200) || response.statusText;
   return detail ? `HTTP ${response.status}：${detail}` : `HTTP ${response.status}`;
+}
+
+/** fetchSameOrigin 没有跟随的重定向：点名要去的主机（只报主机，不报路径与查询串）。 */
+function describeRedirect(response: Response): string | undefined {
+  const target = redirectTarget(response, response.url || "http://unknown.invalid/");
+  if (!target) return undefined;
+  const to = new URL(target);
+  if (response.url && to.origin === new URL(response.url).origin) return `同一主机内重定向超过 ${MAX_REDIRECTS} 次，放弃`;
+  return `服务器要求改去另一个主机 ${to.host}，没有跟随：密钥只发给你配置的主机（要用它，请把 HARNESS_BASE_URL 直接设成那里）`;
 }
 
 /** 读出一个异常的说明与错误码。Node 的 fetch 把真正的原因放在 cause 里，外层常常只有一句 fetch failed。 */
@@ -55,9 +70,19 @@ export function describeStreamCut(error: unknown): string {
   return `流在结束前中断：${reasonOf(error)}`;
 }
 
-/** 服务器可能把收到的密钥原样写进错误信息：出门之前一律抹掉。 */
-export function redactSecret(text: string, secret: string): string {
-  // 太短的「密钥」（如本地服务的占位值）抹掉只会把正常字句弄花
-  if (secret.length < 4) return text;
-  return text.split(secret).join("***");
+
+/** 200 却不是事件流：说清楚来的是什么类型、开头是什么。措辞里的「不是事件流」让重试层认得它、不去重试。 */
+export async function describeNotEventStream(response: Response): Promise<string> {
+  let head = "";
+  const reader = response.body?.getReader();
+  try {
+    // 只读第一块：一个写错地址返回的大文件不必整个下载
+    const first = await reader?.read();
+    head = new TextDecoder().decode(first?.value).slice(0, 120).replace(/\s+/g, " ").trim();
+  } catch {
+    // 读不出正文：只报类型
+  }
+  reader?.cancel().catch(() => {});
+  const type = response.headers.get("content-type") ?? "未知类型";
+  return `服务器返回的不是事件流（content-type: ${type}）${head ? `，开头是：${head}` : ""}。请检查 HARNESS_BASE_URL`;
 }

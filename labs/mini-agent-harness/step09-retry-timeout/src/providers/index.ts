@@ -6,7 +6,7 @@ import type { StreamFn } from "../types.js";
 import { createAnthropicStream } from "./anthropic-messages.js";
 import type { ConnectionConfig } from "./config.js";
 import { createOpenAIStream } from "./openai-completions.js";
-import { joinUrl } from "./stream-request.js";
+import { joinUrl, safeUrl } from "./url.js";
 
 export type ProviderApi = "openai" | "anthropic";
 
@@ -62,20 +62,8 @@ export function endpointOf(config: Pick<ProviderConfig, "api" | "baseUrl">): str
   return joinUrl(config.baseUrl, config.api === "anthropic" ? "/v1/messages" : "/chat/completions");
 }
 
-/** 启动时打印的一行说明。只用 model 与地址，绝不碰密钥；地址里的账号口令与查询串也去掉。 */
+/** 启动时打印的一行说明。只用 model 与地址，绝不碰密钥；地址里的账号口令去掉，查询串里的秘密换成 ***。 */
 export function describeProvider(config: Pick<ProviderConfig, "api" | "baseUrl" | "model">): string {
   const protocol = config.api === "anthropic" ? "Anthropic Messages" : "OpenAI Chat Completions";
   return `模型：${config.model}（${protocol}，${safeUrl(endpointOf(config))}）`;
-}
-
-function safeUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    url.username = "";
-    url.password = "";
-    url.search = "";
-    return url.toString();
-  } catch {
-    return "（地址无法解析）";
-  }
 }

@@ -7,7 +7,8 @@ import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
-import { joinUrl, streamRequest, type WireDecoder } from "./stream-request.js";
+import { streamRequest, type WireDecoder } from "./stream-request.js";
+import { joinUrl, querySecrets } from "./url.js";
 import { transformMessages } from "./transform-messages.js";
 
 export type OpenAIConfig = ConnectionConfig;
@@ -19,7 +20,7 @@ export function createOpenAIStream(config: OpenAIConfig): StreamFn {
       // 本地服务（如 Ollama）可以不要密钥：没有就不发这个头
       headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {},
       body: () => buildOpenAIRequest(config, context),
-      apiKey: config.apiKey,
+      secrets: [config.apiKey, ...querySecrets(config.baseUrl)],
       decoder: new OpenAIDecoder(),
       signal: options?.signal,
       fetch: config.fetch,
@@ -54,7 +55,8 @@ export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Reco
       const toolCalls: OpenAIToolCall[] = [];
       for (const block of message.content) {
         if (block.type === "text") text += block.text;
-        else {
+        // 推理不送回去：DeepSeek-R1 等收到 reasoning_content 会直接 400（Pi 的做法不同，见 8.6）
+        else if (block.type === "toolCall") {
           toolCalls.push({
             id: block.id,
             type: "function",
@@ -105,6 +107,9 @@ interface OpenAIChunk {
   choices?: Array<{
     delta?: {
       content?: string | null;
+      /** 思考模型的推理：DeepSeek、Qwen、Kimi 用 reasoning_content，OpenRouter、vLLM 等用 reasoning。 */
+      reasoning_content?: string | null;
+      reasoning?: string | null;
       tool_calls?: Array<{
         index?: number;
         id?: string;
@@ -121,7 +126,7 @@ class OpenAIDecoder implements WireDecoder {
   private failure: string | undefined;
   private lastKey = "#0";
 
-  onEvent(event: SseEvent, reply: ReplyBuilder): string | undefined {
+  onEvent(event: SseEvent, reply: ReplyBuilder): undefined {
     if (this.sawDone || this.failure) return undefined; // 结束之后的内容一概不理
     if (event.data === "[DONE]") {
       this.sawDone = true;
@@ -153,10 +158,13 @@ class OpenAIDecoder implements WireDecoder {
       if (part.function?.arguments) draft.json += part.function.arguments;
     }
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    // 两个字段都给时取第一个非空的，免得同一段推理显示两遍（Pi 也这样）
+    // 推理在前、回答在后：有的代理（如 LiteLLM）会把两者放进同一个增量
+    const reasoning = choice.delta?.reasoning_content || choice.delta?.reasoning;
+    if (reasoning) reply.thinking(reasoning);
     const text = choice.delta?.content;
-    if (!text) return undefined;
-    reply.text(text);
-    return text;
+    if (text) reply.text(text);
+    return undefined;
   }
 
   end(): { stopReason: StopReason; errorMessage?: string } {

@@ -2,8 +2,11 @@
  * 边收边拼一条助手回复。两个适配器共用它，所以无论在哪个环节结束，
  * 交出去的消息都长一个样：文本与工具调用按到达顺序排列，失败时带着已经收到的部分。
  */
-import type { AssistantMessage, StopReason, TextContent, ToolCall, Usage } from "../types.js";
-import { redactSecret } from "./http-error.js";
+import type { AssistantMessage, StopReason, StreamEvent, TextContent, ThinkingContent, ToolCall, Usage } from "../types.js";
+import { redactSecrets } from "./url.js";
+
+/** 要立刻显示给用户的一小段：回答的文字，或思考模型的推理。 */
+export type Delta = Extract<StreamEvent, { type: "text_delta" | "thinking_delta" }>;
 
 /** 还在接收参数的工具调用：arguments 以 JSON 碎片的形式一段段到达。 */
 export interface ToolDraft {
@@ -14,18 +17,39 @@ export interface ToolDraft {
 }
 
 export class ReplyBuilder {
-  private readonly blocks: Array<TextContent | ToolDraft> = [];
+  private readonly blocks: Array<TextContent | ThinkingContent | ToolDraft> = [];
   private readonly drafts = new Map<string, ToolDraft>();
   usage: Usage | undefined;
+  /** 收到了、还没交给调用方显示的增量。 */
+  private pending: Delta[] = [];
 
-  /** secret：最后产出的 errorMessage 里不许出现它。 */
-  constructor(private readonly secret: string) {}
+  /** secrets：密钥与地址查询串里的秘密，最后产出的 errorMessage 里不许出现它们。 */
+  constructor(private readonly secrets: readonly string[]) {}
 
+  /** 收到一段回答。 */
   text(delta: string): void {
     if (delta === "") return;
     const last = this.blocks.at(-1);
     if (last?.type === "text") last.text += delta;
     else this.blocks.push({ type: "text", text: delta });
+    this.pending.push({ type: "text_delta", delta });
+  }
+
+  /** 收到一段推理；签名（Anthropic 才有）跟着它所在的思考块。 */
+  thinking(delta: string, signature = ""): void {
+    const last = this.blocks.at(-1);
+    if (last?.type === "thinking") last.thinking += delta;
+    else this.blocks.push({ type: "thinking", thinking: delta });
+    const block = this.blocks.at(-1) as ThinkingContent;
+    if (signature) block.thinkingSignature = (block.thinkingSignature ?? "") + signature;
+    if (delta !== "") this.pending.push({ type: "thinking_delta", delta });
+  }
+
+  /** 取走攒下的增量，按到达顺序。 */
+  takeDeltas(): Delta[] {
+    const out = this.pending;
+    this.pending = [];
+    return out;
   }
 
   /** 按协议给的键（OpenAI 的 index、Anthropic 的块序号）找到或新建一个工具调用。 */
@@ -48,12 +72,14 @@ export class ReplyBuilder {
     let reason = stopReason;
     let error = errorMessage;
     const settled = reason !== "error" && reason !== "aborted";
-    const content: Array<TextContent | ToolCall> = [];
+    const content: AssistantMessage["content"] = [];
     for (const block of this.blocks) {
-      if (block.type === "text") {
-        content.push({ type: "text", text: block.text });
+      if (block.type !== "toolDraft") {
+        content.push({ ...block });
         continue;
       }
+      // length：输出被 max_tokens 截断，参数很可能只有半截。同 Pi，一个调用都不执行：干脆不交出去
+      if (reason === "length") continue;
       const args = parseArguments(block.json, settled);
       if (typeof args === "object") {
         content.push({ type: "toolCall", id: block.id, name: block.name, arguments: args });
@@ -62,12 +88,12 @@ export class ReplyBuilder {
         reason = "error";
         error = `工具 ${block.name} 的参数不是合法的 JSON：${args}`;
       }
-      // 出错或取消时，半截 JSON 当不了参数，只好丢掉这个调用
+      // 出错或取消时，半截 JSON 当不了参数，只好丢掉这个调用（截断时已在上面整个跳过）
     }
     // 有的兼容服务器带着工具调用却报 finish_reason "stop"；不改的话这些调用永远不会执行
     if (reason === "stop" && content.some((block) => block.type === "toolCall")) reason = "toolUse";
     const message: AssistantMessage = { role: "assistant", content, stopReason: reason };
-    if (error !== undefined) message.errorMessage = redactSecret(error, this.secret);
+    if (error !== undefined) message.errorMessage = redactSecrets(error, this.secrets);
     if (this.usage) message.usage = { ...this.usage };
     return message;
   }

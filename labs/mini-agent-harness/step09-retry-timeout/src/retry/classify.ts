@@ -3,7 +3,9 @@
  *
  * 只看 errorMessage 的文字（以及 usage）——错误已经被「带回来」编码成消息了，
  * 这里手里没有异常对象、没有状态码，只有 Provider 与网络层写下的原文。
- * 规则照 Pi（@earendil-works/pi-ai 的 isContextOverflow / isRetryableAssistantError），不同之处只有表三的最后一条：
+ * 规则照 Pi（@earendil-works/pi-ai 1.6.0 的 isContextOverflow / isRetryableAssistantError），Pi 的每一条模式这里都有；
+ * 不同之处只有三处：表一、表二还认我们自己的「HTTP 413：」「HTTP 429：」格式，表三末尾多两条，
+ * 以及 Pi 按 provider 字段认的 Cerebras 无正文 400/413（我们的消息没有 provider 字段）。分诊的顺序：
  *   1. 先认上下文溢出：它是确定性失败，重试一万次也还是溢出，要交给压缩；
  *   2. 再排除额度/账单类：花钱才能解决，等多久都没用；
  *   3. 最后才看是不是瞬时故障：过载、限流、5xx、网络抖动、流被掐断……
@@ -42,6 +44,7 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /too many tokens/i, // 通用兜底
   /token limit exceeded/i, // 通用兜底
   /^HTTP 413：/, // 我们 step08 的格式：HTTP 413 就是请求太大，不管正文说什么
+  /^(?:[\w -]+ API error \(413\):|413(?:\s|:|$))/i, // Pi 的格式（SDK 原文「413 …」与它的 formatProviderError）：同上
 ];
 
 /**
@@ -58,6 +61,8 @@ export const NON_OVERFLOW_PATTERNS: readonly RegExp[] = [
 // ── 表三：不可重试（额度、账单、套餐上限）─────────────────────────
 
 export const NON_RETRYABLE_PATTERNS: readonly RegExp[] = [
+  /GoUsageLimitError|FreeUsageLimitError/i, // OpenCode Go / 免费档的套餐上限（以 429 返回）
+  /subscription_sharing_(?:workplace_individual_)?usage_limit_exceeded/i, // 「用 ChatGPT 登录」的共享额度、工作区上限
   /insufficient_quota/i, // OpenAI：额度用完（也是 HTTP 429，但等多久都没用）
   /quota exceeded/i,
   /out of budget/i,
@@ -70,6 +75,8 @@ export const NON_RETRYABLE_PATTERNS: readonly RegExp[] = [
   // HTTP 层已经判定：服务器要求的等待超过了上限。Pi 在这里让回合层 2 秒后接着试；
   // 我们不：服务器说了要等 120 秒，2 秒后再问只会再被拒一次，还多耗一次配额。
   /服务器要求等待 .*超过上限/,
+  // 200 却不是事件流（强制门户、写错的地址）：同一个地址再问一次还是它。Pi 没有这一步检查，也就没有这条
+  /不是事件流/,
 ];
 
 // ── 表四：瞬时故障，值得再试 ──────────────────────────────────────
@@ -86,6 +93,8 @@ export const RETRYABLE_PATTERNS: readonly RegExp[] = [
   /server.?error|internal.?error/i,
   /provider.?returned.?(?:an.?)?error/i, // OpenRouter 等网关转述上游的失败
   /upstream.?(?:connect|request.?failed)/i,
+  /exceeded request buffer limit while retrying upstream|unable to forward upstream|upstream_stream_read_error/i, // 网关转发上游时失败
+  /ResourceExhausted/i, // gRPC 的服务（如 NVIDIA NIM）过载时的状态名
   // 网络与代理
   /network.?error|connection.?(?:error|refused|lost|closed)/i,
   /other side closed|connection reset by peer|reset before headers/i,
@@ -93,14 +102,20 @@ export const RETRYABLE_PATTERNS: readonly RegExp[] = [
   /getaddrinfo|ENOTFOUND|EAI_AGAIN/i,
   /(?<![a-z0-9_])(?:ECONNRESET|ECONNABORTED|ECONNREFUSED|ETIMEDOUT|EPIPE)(?![a-z0-9_])/i,
   /socket hang up|socket connection was closed/i,
+  /request to \S+ failed, reason:/i, // node-fetch 的网络失败（Pi 的 google-vertex 用到；我们只用 Node 自带的 fetch）
+  /websocket.?(?:closed|error|connection.?limit.?reached)/i, // WebSocket 传输（Pi 的 Codex）；我们只走 HTTP，照收
+  /http\/?2 stream failed|http2 request did not get a response|pending stream has been canceled/i, // HTTP/2 传输（Pi 的 Bedrock）
   /timed? out|timeout/i,
   /terminated/i, // Node 的 fetch 在连接中途断开时只说一句 terminated
   // 流提前结束
   /ended without/i,
   /stream ended before (?:message_stop|a terminal response event)/i,
   /stream disconnected before completion|stream was interrupted/i,
+  /cut short after the reply had begun/i, // Magpie 网关转述上游 Anthropic 流被掐断
   // 服务器明说「再试一次」
   /you can retry your request|try your request again|please retry your request/i,
+  /retry delay/i, // Pi 自己的「服务器要求的等待超过上限」（英文）；我们的中文说法在不可重试表里，见上
+  /subscription_sharing_(?:usage|user)_unavailable/i, // 「用 ChatGPT 登录」的用量服务暂时不可用
   // 我们自己（step08 的 Provider 层与 step09 的护栏）写下的中文错误
   /网络错误：/,
   /流在结束前中断/,

@@ -1,0 +1,57 @@
+/**
+ * 测试辅助：一个什么都由测试自己决定的 HTTP 服务器。
+ * 脚本服务器只会说正确的协议；重定向、强制门户、奇怪的查询串这些「真实世界」的情形，用它来造。
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RawRequest {
+  method: string;
+  /** 路径加查询串，如 /v1/chat/completions?api-version=x。 */
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface RawServer {
+  /** http://127.0.0.1:端口 */
+  origin: string;
+  requests: RawRequest[];
+  close(): Promise<void>;
+}
+
+export type RawHandler = (req: RawRequest, res: http.ServerResponse) => void;
+
+export async function startRawServer(handler: RawHandler): Promise<RawServer> {
+  const requests: RawRequest[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
+      requests.push(recorded);
+      handler(recorded, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** 把一串 SSE 事件（已是 JSON 对象或 [DONE]）写成事件流并结束响应。 */
+export function sendSse(res: http.ServerResponse, events: Array<{ event?: string; data: unknown }>): void {
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  for (const { event, data } of events) {
+    res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+  }
+  res.end();
+}
