@@ -30,6 +30,7 @@ export function createAnthropicStream(config: AnthropicConfig): StreamFn {
       fetch: config.fetch,
       maxRetries: config.maxRetries,
       maxRetryDelayMs: config.maxRetryDelayMs,
+      onRetryWait: config.onRetryWait,
     });
 }
 

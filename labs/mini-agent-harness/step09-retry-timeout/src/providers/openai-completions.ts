@@ -26,6 +26,7 @@ export function createOpenAIStream(config: OpenAIConfig): StreamFn {
       fetch: config.fetch,
       maxRetries: config.maxRetries,
       maxRetryDelayMs: config.maxRetryDelayMs,
+      onRetryWait: config.onRetryWait,
     });
 }
 
