@@ -79,7 +79,7 @@ export class SseParser {
       const end = lf === -1 || (cr !== -1 && cr < lf) ? cr : lf;
       // 捷径：绝大多数事件只有一行 data，紧跟一个空行。这时不必先攒进 this.data、再等空行派发，
       // 直接交出事件并跳过那个空行——每个事件少走一遍 processLine 与 dispatch。结果与慢路完全相同。
-      if (end === lf && !this.hasData && buf.charCodeAt(end + 1) === LF && buf.startsWith("data:", start)) {
+      if (end === lf && !this.hasData && buf.charCodeAt(end + 1) === LF && isDataLine(buf, start)) {
         const from = buf.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5;
         out.push({ event: this.eventType || "message", data: buf.slice(from, end), id: this.lastEventId });
         this.eventType = "";
@@ -116,7 +116,7 @@ export class SseParser {
     if (buf.charCodeAt(start) === COLON) return; // 注释行：常被服务器用来保活
     let colon: number;
     let field: string;
-    if (buf.startsWith("data:", start)) {
+    if (isDataLine(buf, start)) {
       colon = start + 4; // 绝大多数行是 data 行：走个捷径，省掉切出字段名
       field = "data";
     } else {
@@ -155,6 +155,12 @@ export class SseParser {
     this.hasData = false;
     this.eventType = "";
   }
+}
+
+/** buf 的 at 处是不是 `data:`。每个事件都要问一次：逐个比字符码（d a t a :）比 startsWith 快几个百分点。 */
+function isDataLine(buf: string, at: number): boolean {
+  return buf.charCodeAt(at) === 100 && buf.charCodeAt(at + 1) === 97 && buf.charCodeAt(at + 2) === 116 &&
+    buf.charCodeAt(at + 3) === 97 && buf.charCodeAt(at + 4) === COLON;
 }
 
 /**
