@@ -3,7 +3,8 @@
  *
  * 用法：npm run provider -- [--port <端口>] [--delay <毫秒>] [--key <密钥>]
  *                          [--fail <状态码> [--retry-after <秒>] [--retry-after-ms <毫秒>] [--should-retry true|false] [--message <文字>]
- *                           | --drop-after <n> | --hang-after <n> | --hang] [--once | --times <n>]
+ *                           | --drop-after <n> | --hang-after <n> | --hang | --redirect <地址> | --not-sse | --thinking <文字>]
+ *                          [--once | --times <n>]
  * 它按步骤的剧本回答（rules.ts，和 step07 的假模型一样），OpenAI 与 Anthropic 两种协议都会说。
  * --retry-after-ms、--should-retry、--message、--times 是为 step09 的重试准备的；step08 没有重试，照样能用。
  * Ctrl+C 停止。
@@ -22,7 +23,8 @@ export interface ProviderCliOptions {
 
 const USAGE = `用法：npm run provider -- [--port <端口>] [--delay <毫秒>] [--key <密钥>]
                          [--fail <状态码> [--retry-after <秒>] [--retry-after-ms <毫秒>] [--should-retry true|false] [--message <文字>]
-                          | --drop-after <n> | --hang-after <n> | --hang] [--once | --times <n>]`;
+                          | --drop-after <n> | --hang-after <n> | --hang | --redirect <地址> | --not-sse | --thinking <文字>]
+                         [--once | --times <n>]`;
 
 /** 解析参数、起服务器、打印怎么连过来；之后每个请求与每次提前断开各记一行，直到 Ctrl+C。 */
 export async function runProviderCli(args: string[], options: ProviderCliOptions): Promise<void> {
@@ -51,6 +53,9 @@ export async function runProviderCli(args: string[], options: ProviderCliOptions
     else if (arg === "--drop-after") fault = { dropAfterChunks: numberOf(arg, args[++i]) };
     else if (arg === "--hang-after") fault = { hangAfterChunks: numberOf(arg, args[++i]) };
     else if (arg === "--hang") fault = { hang: true };
+    else if (arg === "--redirect") fault = { redirect: 307, location: valueOf(arg, args[++i]) };
+    else if (arg === "--not-sse") fault = { notStream: "<html><head><title>请先登录</title></head><body>访客 Wi-Fi 登录页</body></html>", contentType: "text/html; charset=utf-8" };
+    else if (arg === "--thinking") fault = { thinking: valueOf(arg, args[++i]) };
     else if (arg === "--once") times = 1;
     else usageError(`不认识的参数：${arg}`);
   }
@@ -94,6 +99,9 @@ export async function runProviderCli(args: string[], options: ProviderCliOptions
   npm run provider -- --hang-after 6                 发出 6 个事件后不再出声（试试 Ctrl+C）
   npm run provider -- --hang                         只回响应头，一个字也不说
   npm run provider -- --key secret                   密钥不是 secret 的请求一律 401
+  npm run provider -- --redirect https://example.com/v1/messages   307 到另一个主机：客户端不该跟过去
+  npm run provider -- --not-sse                      回 200，但正文是一张 HTML 登录页（像酒店 Wi-Fi）
+  npm run provider -- --thinking "先想一想……"         思考模型：先发推理（OpenAI 协议是 reasoning_content，Anthropic 是带签名的思考块）
 试 step09 的重试与溢出：
   npm run provider -- --fail 429 --retry-after-ms 50 --once   HTTP 层悄悄重试，用户看不见
   npm run provider -- --fail 429 --retry-after 120            要等的比上限（60 秒）长：立刻报错
@@ -142,6 +150,9 @@ function describeFault(fault: Fault | undefined, times: number | undefined, apiK
     return `${scope}回 HTTP ${fault.httpError}${extras.length > 0 ? `（${extras.join("；")}）` : ""}`;
   }
   if ("hang" in fault) return `${scope}只回响应头，然后一言不发`;
+  if ("redirect" in fault) return `${scope}回 ${fault.redirect}，重定向到 ${fault.location}`;
+  if ("notStream" in fault) return `${scope}回 200，但正文是 ${fault.contentType}，不是事件流`;
+  if (fault.thinking !== undefined) return `${scope}先发一段推理：${fault.thinking}`;
   if (fault.dropAfterChunks !== undefined) return `${scope}发出 ${fault.dropAfterChunks} 个事件后掐断连接`;
   return `${scope}发出 ${fault.hangAfterChunks} 个事件后不再出声`;
 }

@@ -10,8 +10,13 @@
 import type { RecordedRequest, ScriptedReply, Turn } from "./provider-server.js";
 import type { Answerer, AssistantMessage, Context, Message, ToolResultMessage } from "./types.js";
 
-/** 故障：直接回 HTTP 错误、挂起，或者给正常回复加点毛病（掐断、不再出声、流中报错……）。 */
-export type Fault = Extract<Turn, { httpError: number }> | Extract<Turn, { hang: true }> | Partial<ScriptedReply>;
+/** 故障：直接回 HTTP 错误、挂起、重定向、不是事件流的 200，或者给正常回复加点毛病（掐断、不再出声、流中报错、先发推理……）。 */
+export type Fault =
+  | Extract<Turn, { httpError: number }>
+  | Extract<Turn, { hang: true }>
+  | Extract<Turn, { redirect: number }>
+  | Extract<Turn, { notStream: string }>
+  | Partial<ScriptedReply>;
 
 export interface ScriptedProviderOptions {
   /** 剧本：看上下文，给回答。 */
@@ -27,7 +32,7 @@ export function scriptedProvider(options: ScriptedProviderOptions): (request: Re
   const { answer, chunkDelayMs = 0, fault } = options;
   return (request, index) => {
     const injected = fault?.(index);
-    if (injected && ("httpError" in injected || "hang" in injected)) return injected;
+    if (injected && ("httpError" in injected || "hang" in injected || "redirect" in injected || "notStream" in injected)) return injected;
     return { ...replyTo(request, answer), chunkDelayMs, ...injected };
   };
 }

@@ -90,3 +90,19 @@ describe("重定向与不是事件流的 200", () => {
     expect([status, headers.get("content-type"), text]).toEqual([200, "text/html; charset=utf-8", "<html>请先登录</html>"]);
   });
 });
+
+describe("scriptedProvider 的 fault：重定向、不是事件流、推理", () => {
+  it("redirect 与 notStream 原样当作回合；thinking 叠加在剧本的回答上", async () => {
+    const { scriptedProvider } = await import("../src/index.js");
+    const faults = [
+      { redirect: 307, location: "https://elsewhere.example/v1/messages" },
+      { notStream: "<html>登录</html>", contentType: "text/html" },
+      { thinking: "想想" },
+    ];
+    const script = scriptedProvider({ answer: () => ({ text: "好", toolCalls: [] }), fault: (index) => faults[index] });
+    const request = { method: "POST", path: "/v1/messages", api: "anthropic" as const, headers: {}, body: {} };
+    expect(script(request, 0)).toEqual(faults[0]);
+    expect(script(request, 1)).toEqual(faults[1]);
+    expect(script(request, 2)).toMatchObject({ text: "好", thinking: "想想" });
+  });
+});

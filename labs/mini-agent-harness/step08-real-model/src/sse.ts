@@ -14,6 +14,7 @@ const LF = 10;
 const CR = 13;
 const COLON = 58;
 const SPACE = 32;
+const STREAM = { stream: true };
 
 /**
  * 增量解析器：网络给多少字节就喂多少，凑够一个事件就交出一个。
@@ -36,19 +37,37 @@ export class SseParser {
   /** 喂入一块字节，返回这块字节凑齐的全部事件（可能为空）。 */
   feed(chunk: Uint8Array): SseEvent[] {
     const out: SseEvent[] = [];
-    const text = this.decoder.decode(chunk, { stream: true });
+    const text = this.decoder.decode(chunk, STREAM);
     if (text.length === 0) return out; // 只收到半个字符，连 skipLF 都还不能判断
-    if (this.pending !== "" && !text.includes("\n") && !text.includes("\r")) {
-      this.pending += text; // 一行还没完：先攒着，免得一行很长、分块很碎时反复扫描同一段
-      return out;
-    }
-    // 上一块以 CR 结尾时那一行已经处理完，pending 必然为空
-    const buf = this.pending === "" ? text : this.pending + text;
     let start = 0;
-    if (this.skipLF) {
+    if (this.pending !== "") {
+      // 上一块剩下半行：只把它和这一块的第一行拼起来，单独处理。不把整块新文字接到它后面——
+      // 那样每来一块都要把整块复制一遍；这一块的其余部分直接在解码出的字符串上按下标扫描。
+      const cr = text.indexOf("\r");
+      const lf = text.indexOf("\n");
+      if (cr === -1 && lf === -1) {
+        this.pending += text; // 一行还没完：先攒着，免得一行很长、分块很碎时反复扫描同一段
+        return out;
+      }
+      const end = lf === -1 || (cr !== -1 && cr < lf) ? cr : lf;
+      start = text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+      const head = this.pending + text.slice(0, start);
+      this.pending = "";
+      this.scan(head, 0, out); // head 以行尾结束，扫完不会留下半行
+      // head 以 CR 结尾时 scan 会记下 skipLF；但 CR 后面是什么这一块已经知道了，只有它恰好是最后一个字符才要等下一块
+      this.skipLF = start === text.length && text.charCodeAt(end) === CR;
+    } else if (this.skipLF) {
+      // 上一块以 CR 结尾时那一行已经处理完，pending 必然为空
       this.skipLF = false;
-      if (buf.charCodeAt(0) === LF) start = 1;
+      if (text.charCodeAt(0) === LF) start = 1;
     }
+    const rest = this.scan(text, start, out);
+    this.pending = rest >= text.length ? "" : text.slice(rest);
+    return out;
+  }
+
+  /** 逐行处理 buf 里从 start 起的完整行，返回最后那半行的起点。 */
+  private scan(buf: string, start: number, out: SseEvent[]): number {
     const len = buf.length;
     // 分别记住下一个 CR 与 LF 的位置，只在越过它们时才重新查找，避免对同一段文字反复扫描
     let cr = -2;
@@ -58,6 +77,15 @@ export class SseParser {
       if (lf !== -1 && lf < start) lf = buf.indexOf("\n", start);
       if (cr === -1 && lf === -1) break;
       const end = lf === -1 || (cr !== -1 && cr < lf) ? cr : lf;
+      // 捷径：绝大多数事件只有一行 data，紧跟一个空行。这时不必先攒进 this.data、再等空行派发，
+      // 直接交出事件并跳过那个空行——每个事件少走一遍 processLine 与 dispatch。结果与慢路完全相同。
+      if (end === lf && !this.hasData && buf.charCodeAt(end + 1) === LF && isDataLine(buf, start)) {
+        const from = buf.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5;
+        out.push({ event: this.eventType || "message", data: buf.slice(from, end), id: this.lastEventId });
+        this.eventType = "";
+        start = end + 2;
+        continue;
+      }
       this.processLine(buf, start, end, out);
       start = end + 1;
       if (buf.charCodeAt(end) === CR) {
@@ -65,8 +93,7 @@ export class SseParser {
         else if (buf.charCodeAt(start) === LF) start++;
       }
     }
-    this.pending = start >= len ? "" : buf.slice(start);
-    return out;
+    return start;
   }
 
   /** 流结束：标准规定没被空行收尾的事件一律丢弃，所以这里只是清空状态。 */
@@ -89,7 +116,7 @@ export class SseParser {
     if (buf.charCodeAt(start) === COLON) return; // 注释行：常被服务器用来保活
     let colon: number;
     let field: string;
-    if (buf.startsWith("data:", start)) {
+    if (isDataLine(buf, start)) {
       colon = start + 4; // 绝大多数行是 data 行：走个捷径，省掉切出字段名
       field = "data";
     } else {
@@ -128,6 +155,12 @@ export class SseParser {
     this.hasData = false;
     this.eventType = "";
   }
+}
+
+/** buf 的 at 处是不是 `data:`。每个事件都要问一次：逐个比字符码（d a t a :）比 startsWith 快几个百分点。 */
+function isDataLine(buf: string, at: number): boolean {
+  return buf.charCodeAt(at) === 100 && buf.charCodeAt(at + 1) === 97 && buf.charCodeAt(at + 2) === 116 &&
+    buf.charCodeAt(at + 3) === 97 && buf.charCodeAt(at + 4) === COLON;
 }
 
 /**

@@ -25,6 +25,7 @@ import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS, withModelTimeout } from "./guard.js";
 import { startLocalProvider } from "./local-provider.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
+import { showHttpRetryWait } from "./render-retry.js";
 import { renderEvents } from "./render.js";
 import { DEFAULT_MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
 import { Session } from "./session.js";
@@ -100,8 +101,8 @@ const local = provider.configured ? undefined : await startLocalProvider({ chunk
 const config = local
   ? { ...provider.config, baseUrl: provider.config.api === "anthropic" ? local.anthropicBaseUrl : local.openaiBaseUrl }
   : provider.config;
-// step09：HTTP 层的重试在 Provider 里面（默认最多 2 次，用户看不见）；外面再套上每次调用的时限。
-const streamFn = withModelTimeout(createProviderStream(config), modelTimeoutMs);
+// step09：HTTP 层的重试在 Provider 里面（默认最多 2 次）；超过 1 秒的等待显示一行倒计时。外面再套上每次调用的时限。
+const streamFn = withModelTimeout(createProviderStream({ ...config, onRetryWait: (wait) => showHttpRetryWait(wait) }), modelTimeoutMs);
 
 console.log("Mini Agent Harness · step09 retry-timeout");
 // 只说连的是谁，绝不打印密钥；本地服务器的端口每次都不同，也不打印。

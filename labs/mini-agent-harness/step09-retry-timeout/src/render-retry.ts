@@ -3,6 +3,8 @@
  * 只读事件、不碰状态，与 render.ts 的其余部分一样。
  * 打印的都是配置出来的数（等多久、第几次），从不打印实测的耗时：演示输出要稳定。
  */
+import { startCountdown, type CountdownOutput } from "./retry/countdown.js";
+import type { HttpRetryWait } from "./retry/http-retry.js";
 import { RETRY_CANCELLED } from "./retry/turn-retry.js";
 import type { HarnessEvent, RetryEvent } from "./types.js";
 
@@ -35,4 +37,18 @@ export function describeRetryEvent(event: RetryEvent): string {
     case "compaction_failed":
       return `[压缩失败] ${event.errorMessage}\n`;
   }
+}
+
+/**
+ * HTTP 层的等待（用户原本看不见这一层）：超过 1 秒就显示一行倒计时。
+ * main.ts 把它交给 Provider 的 onRetryWait；终端上原地更新，否则只打印一行（数字是服务器给的或算出来的，不是实测的）。
+ */
+export function showHttpRetryWait(wait: HttpRetryWait, out?: CountdownOutput): () => void {
+  const who = wait.requestedByServer ? "服务器要求等待" : "等待";
+  return startCountdown(wait.delayMs, (left) => `${who} ${left} 秒，第 ${wait.attempt}/${wait.maxRetries} 次重试…（Ctrl+C 取消）`, out);
+}
+
+/** turn 层的等待：「[重试] …」那一行已经说了要等多久；终端上在它下面再加一行原地更新的倒计时。 */
+export function showTurnRetryWait(delayMs: number, out: CountdownOutput): () => void {
+  return startCountdown(delayMs, (left) => `  还要等 ${left} 秒…（Ctrl+C 取消）`, out);
 }

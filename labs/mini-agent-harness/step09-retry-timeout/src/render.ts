@@ -3,7 +3,7 @@
  * 它只读事件、不改任何状态；换一个界面（网页、TUI）只需要换掉这个文件。
  */
 
-import { describeRetryEvent, isRetryEvent } from "./render-retry.js";
+import { describeRetryEvent, isRetryEvent, showTurnRetryWait } from "./render-retry.js";
 import type { AssistantMessage, HarnessEvent, ToolResultMessage } from "./types.js";
 
 /** 输出目标，默认是标准输出；测试时可以换成收集字符串的函数。 */
@@ -14,13 +14,20 @@ const stdoutWrite: Write = (text) => {
 };
 
 /** 消费整条事件流，边收边显示。 */
-export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: Write = stdoutWrite): Promise<void> {
+export async function renderEvents(
+  events: AsyncIterable<HarnessEvent>,
+  write: Write = stdoutWrite,
+  /** 输出是不是终端：是才调暗推理、才原地更新倒计时。默认看标准输出。 */
+  terminal = write === stdoutWrite && process.stdout.isTTY === true,
+): Promise<void> {
   // 助手的文本是一段段流进来的：第一段前面打印「助手> 」，消息结束时再换行。
   // 思考模型的推理（step08）同样流进来，每一行前面打印「思考> 」；在终端上调暗，免得和回答混在一起。
   let open: "text" | "thinking" | undefined;
   /** 推理里刚遇到换行：等下一段文字来了再换行并补上「思考> 」，免得留下一行空的前缀。 */
   let thinkingBreak = false;
-  const dim = write === stdoutWrite && process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const dim = terminal && !process.env.NO_COLOR;
+  /** 收起正在显示的重试倒计时（step09）；下一个事件一到就收。 */
+  let stopCountdown = (): void => {};
   const closeLine = (): void => {
     if (open === "thinking" && dim) write("\x1b[0m");
     if (open) write("\n");
@@ -28,10 +35,13 @@ export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: W
   };
 
   for await (const event of events) {
-    // 重试层的事件（step09）：各占一行
+    stopCountdown();
+    stopCountdown = () => {};
+    // 重试层的事件（step09）：各占一行；终端上，等待期间再加一行倒计时
     if (isRetryEvent(event)) {
       closeLine();
       write(describeRetryEvent(event));
+      if (event.type === "auto_retry_start" && terminal) stopCountdown = showTurnRetryWait(event.delayMs, { write, isTTY: true });
       continue;
     }
     switch (event.type) {
@@ -82,6 +92,7 @@ export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: W
         break;
     }
   }
+  stopCountdown();
   closeLine();
 }
 

@@ -119,7 +119,7 @@ class AnthropicDecoder implements WireDecoder {
   private failure: string | undefined;
   private readonly startInput = new Map<string, string>();
 
-  onEvent(event: SseEvent, reply: ReplyBuilder): undefined {
+  onEvent(event: SseEvent, reply: ReplyBuilder): void {
     if (this.finished || this.failure) return undefined;
     let data: AnthropicEvent;
     try {

@@ -124,7 +124,7 @@ class OpenAIDecoder implements WireDecoder {
   private failure: string | undefined;
   private lastKey = "#0";
 
-  onEvent(event: SseEvent, reply: ReplyBuilder): undefined {
+  onEvent(event: SseEvent, reply: ReplyBuilder): void {
     if (this.sawDone || this.failure) return undefined; // 结束之后的内容一概不理
     if (event.data === "[DONE]") {
       this.sawDone = true;

@@ -30,6 +30,7 @@ export function createAnthropicStream(config: AnthropicConfig): StreamFn {
       fetch: config.fetch,
       maxRetries: config.maxRetries,
       maxRetryDelayMs: config.maxRetryDelayMs,
+      onRetryWait: config.onRetryWait,
     });
 }
 
@@ -121,7 +122,7 @@ class AnthropicDecoder implements WireDecoder {
   private failure: string | undefined;
   private readonly startInput = new Map<string, string>();
 
-  onEvent(event: SseEvent, reply: ReplyBuilder): undefined {
+  onEvent(event: SseEvent, reply: ReplyBuilder): void {
     if (this.finished || this.failure) return undefined;
     let data: AnthropicEvent;
     try {

@@ -1,3 +1,5 @@
+import type { HttpRetryOptions } from "../retry/http-retry.js";
+
 /**
  * 连接一个模型服务需要的设置。两种协议要的东西一样，只在这里写一次。
  */
@@ -15,4 +17,6 @@ export interface ConnectionConfig {
   maxRetries?: number | undefined;
   /** 服务器要求的等待超过它就放弃（毫秒，默认 60 000，0 = 不设上限）。 */
   maxRetryDelayMs?: number | undefined;
+  /** HTTP 层每次等待之前调用（main.ts 用它显示倒计时）；返回的函数在等完后调用。 */
+  onRetryWait?: HttpRetryOptions["onWait"];
 }

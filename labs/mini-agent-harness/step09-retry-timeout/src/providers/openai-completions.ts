@@ -26,6 +26,7 @@ export function createOpenAIStream(config: OpenAIConfig): StreamFn {
       fetch: config.fetch,
       maxRetries: config.maxRetries,
       maxRetryDelayMs: config.maxRetryDelayMs,
+      onRetryWait: config.onRetryWait,
     });
 }
 
@@ -126,7 +127,7 @@ class OpenAIDecoder implements WireDecoder {
   private failure: string | undefined;
   private lastKey = "#0";
 
-  onEvent(event: SseEvent, reply: ReplyBuilder): undefined {
+  onEvent(event: SseEvent, reply: ReplyBuilder): void {
     if (this.sawDone || this.failure) return undefined; // 结束之后的内容一概不理
     if (event.data === "[DONE]") {
       this.sawDone = true;

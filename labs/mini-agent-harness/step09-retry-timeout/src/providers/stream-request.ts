@@ -3,7 +3,7 @@
  * StreamFn 的契约「不 throw、不 reject」就守在这一个 try/catch 里。
  * step09：发请求这一步换成 requestWithRetry——拿到 2xx 之前的失败先在这里悄悄重试。
  */
-import { requestWithRetry } from "../retry/http-retry.js";
+import { requestWithRetry, type HttpRetryOptions } from "../retry/http-retry.js";
 import { readSse, type SseEvent } from "../sse.js";
 import type { StopReason, StreamEvent } from "../types.js";
 import { describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
@@ -32,6 +32,8 @@ export interface ProviderRequest {
   maxRetries?: number | undefined;
   /** 服务器要求的等待超过它就放弃（毫秒，默认 60 000）。 */
   maxRetryDelayMs?: number | undefined;
+  /** 每次等待之前调用（显示倒计时）。 */
+  onRetryWait?: HttpRetryOptions["onWait"];
 }
 
 export async function* streamRequest(req: ProviderRequest): AsyncGenerator<StreamEvent> {
@@ -52,7 +54,7 @@ export async function* streamRequest(req: ProviderRequest): AsyncGenerator<Strea
           body,
           signal,
         }),
-      { signal, maxRetries: req.maxRetries, maxRetryDelayMs: req.maxRetryDelayMs },
+      { signal, maxRetries: req.maxRetries, maxRetryDelayMs: req.maxRetryDelayMs, onWait: req.onRetryWait },
     );
     if (outcome.kind !== "response") {
       // 取消不是错误，不带 errorMessage

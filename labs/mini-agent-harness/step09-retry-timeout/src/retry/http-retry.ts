@@ -31,6 +31,16 @@ export interface HttpRetryOptions {
   random?: (() => number) | undefined;
   /** 等待的实现（测试里换成只记账、不真等的版本）。 */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<boolean>) | undefined;
+  /** 每次等待之前调用（例如显示倒计时）；返回的函数在等完或被取消后调用。 */
+  onWait?: ((wait: HttpRetryWait) => (() => void) | void) | undefined;
+}
+
+/** 一次重试前的等待：等多久、第几次（从 1 数）、最多几次、是不是服务器自己要求的。 */
+export interface HttpRetryWait {
+  delayMs: number;
+  attempt: number;
+  maxRetries: number;
+  requestedByServer: boolean;
 }
 
 /** 结局只有三种，都不是异常。retries：这次一共重试了几次。 */
@@ -112,7 +122,10 @@ export async function requestWithRetry(send: () => Promise<Response>, options: H
     if (requested !== undefined && maxRetryDelayMs > 0 && requested > maxRetryDelayMs) {
       return { kind: "error", errorMessage: retryDelayTooLongMessage(requested, maxRetryDelayMs, errorMessage), retries };
     }
-    const slept = await wait(httpRetryDelay(retries + 1, headers, options.random), signal);
+    const delayMs = httpRetryDelay(retries + 1, headers, options.random);
+    const done = options.onWait?.({ delayMs, attempt: retries + 1, maxRetries, requestedByServer: requested !== undefined });
+    const slept = await wait(delayMs, signal);
+    done?.();
     if (!slept) return { kind: "aborted", retries };
   }
 }
