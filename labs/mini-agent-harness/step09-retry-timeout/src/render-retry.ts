@@ -48,7 +48,7 @@ export function showHttpRetryWait(wait: HttpRetryWait, out?: CountdownOutput): (
   return startCountdown(wait.delayMs, (left) => `${who} ${left} 秒，第 ${wait.attempt}/${wait.maxRetries} 次重试…（Ctrl+C 取消）`, out);
 }
 
-/** turn 层的等待：「[重试] …」那一行已经说了要等多久；终端上在它下面再加一行原地更新的倒计时。 */
+/** 回合层的等待：「[重试] …」那一行已经说了要等多久；终端上在它下面再加一行原地更新的倒计时。 */
 export function showTurnRetryWait(delayMs: number, out: CountdownOutput): () => void {
   return startCountdown(delayMs, (left) => `  还要等 ${left} 秒…（Ctrl+C 取消）`, out);
 }

@@ -71,7 +71,7 @@ describe("HTTP 层：retry-after: 24 的等待看得见", () => {
   });
 });
 
-describe("turn 层：终端上在「[重试]」下面倒计时，下一个事件一到就擦掉", () => {
+describe("回合层：终端上在「[重试]」下面倒计时，下一个事件一到就擦掉", () => {
   it("终端：倒计时一行原地更新；不是终端：输出与以前逐字相同", async () => {
     vi.useFakeTimers();
     let release = (): void => {};

@@ -1,7 +1,7 @@
 /**
  * issue 13 在两层重试上的后果：这些失败是确定性的，一次都不许重发。
- *   - 跨源重定向：HTTP 层不重试，turn 层也不重试，目标主机从头到尾收不到一个请求；
- *   - 200 却不是事件流：turn 层不重试；
+ *   - 跨源重定向：HTTP 层不重试，回合层也不重试，目标主机从头到尾收不到一个请求；
+ *   - 200 却不是事件流：回合层不重试；
  *   - 工具参数写到一半撞上 max_tokens：以 length 收场，从不重试，半截的调用不执行。
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -48,7 +48,7 @@ describe("确定性的失败不重试", () => {
     expect(retried(events)).toBe(0);
   });
 
-  it("200 的 HTML：turn 层不重试", async () => {
+  it("200 的 HTML：回合层不重试", async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "text/html" });
       res.end("<html>503 captive portal</html>");
