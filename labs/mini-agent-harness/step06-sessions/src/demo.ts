@@ -20,7 +20,9 @@ import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const sessionFile = path.join(projectRoot, ".sessions", "demo.jsonl");
+// 会话文件默认写在本目录的 .sessions/；测试把 DEMO_SESSIONS_DIR 指向各自的临时目录，几份测试同时跑也不会抢同一个文件
+const sessionsDir = process.env.DEMO_SESSIONS_DIR ?? path.join(projectRoot, ".sessions");
+const sessionFile = path.join(sessionsDir, "demo.jsonl");
 
 const tools = createBuiltinTools();
 const session = Session.create(sessionFile);
@@ -58,7 +60,7 @@ session.close();
 console.log("\n=== 第二次运行：一个全新的进程用 --session 恢复它 ===\n");
 console.log("$ npm start -- --session .sessions/demo.jsonl   （输入：我叫什么）");
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
-const second = spawnSync(process.execPath, [tsxCli, "src/main.ts", "--session", ".sessions/demo.jsonl"], {
+const second = spawnSync(process.execPath, [tsxCli, "src/main.ts", "--session", sessionFile], {
   cwd: projectRoot,
   input: "我叫什么\n",
   encoding: "utf8",

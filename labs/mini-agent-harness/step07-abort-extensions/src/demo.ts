@@ -29,7 +29,7 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 const tools = createBuiltinTools();
 const host = new ExtensionHost(tools);
 await loadExtension(path.join(projectRoot, "extensions", "logger.ts"), host);
-const session = Session.create(path.join(projectRoot, ".sessions", "demo.jsonl"));
+const session = Session.create(path.join(process.env.DEMO_SESSIONS_DIR ?? path.join(projectRoot, ".sessions"), "demo.jsonl")); // DEMO_SESSIONS_DIR：测试让每次运行写进自己的临时目录
 const context: Context = { messages: [] };
 
 /**

@@ -29,6 +29,8 @@ import { createBuiltinTools } from "./tools/index.js";
 import type { Context, HarnessEvent, Message, StreamFn } from "./types.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// 会话文件默认写在本目录的 .sessions/；测试把 DEMO_SESSIONS_DIR 指向各自的临时目录，几份测试同时跑也不会抢同一个文件
+const sessionsDir = process.env.DEMO_SESSIONS_DIR ?? path.join(projectRoot, ".sessions");
 /** 一把假密钥：演示它不会出现在输出、错误信息与会话文件里。 */
 const KEY = "sk-demo-0000-not-a-real-key";
 
@@ -47,7 +49,7 @@ const anthropic = createProviderStream({ api: "anthropic", baseUrl: server.anthr
 const tools = createBuiltinTools();
 const host = new ExtensionHost(tools);
 await loadExtension(path.join(projectRoot, "extensions", "logger.ts"), host);
-const session = Session.create(path.join(projectRoot, ".sessions", "demo.jsonl"));
+const session = Session.create(path.join(sessionsDir, "demo.jsonl"));
 const context: Context = { messages: [] };
 
 /**
@@ -122,7 +124,7 @@ console.log(`第 2 个请求的最后一条消息：${JSON.stringify(sentMessage
 console.log("\n=== 场景 2：同一句话换成 Anthropic 协议（POST /v1/messages）===\n");
 const anthropicContext: Context = { messages: [] };
 const before2 = server.requests.length;
-const anthropicSession = Session.create(path.join(projectRoot, ".sessions", "demo-anthropic.jsonl"));
+const anthropicSession = Session.create(path.join(sessionsDir, "demo-anthropic.jsonl"));
 await say("把 mini agent harness 转成大写", anthropic, undefined, anthropicContext, anthropicSession);
 console.log();
 console.log(describeRequests(before2));
@@ -192,7 +194,7 @@ console.log(`会话文件里仍然保存着全部 ${saved} 条消息；会话文
 console.log("\n=== 场景 6：思考模型（Anthropic extended thinking）===\n");
 nextFault = { thinking: "用户要算 12*12。\n心算也行，但工具更稳妥。" }; // 不是故障：借同一个钩子给这一次回复加上推理
 const thinkingContext: Context = { messages: [] };
-const thinkingSession = Session.create(path.join(projectRoot, ".sessions", "demo-thinking.jsonl"));
+const thinkingSession = Session.create(path.join(sessionsDir, "demo-thinking.jsonl"));
 const before6 = server.requests.length;
 await say("帮我算 12*12", anthropic, undefined, thinkingContext, thinkingSession);
 const replayed = sentMessages(before6 + 1).find((m) => m.role === "assistant")?.content as Array<{ type: string; signature?: string }> | undefined;

@@ -32,6 +32,8 @@ import { createBuiltinTools } from "./tools/index.js";
 import type { Context, HarnessEvent } from "./types.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// 会话文件默认写在本目录的 .sessions/；测试把 DEMO_SESSIONS_DIR 指向各自的临时目录，几份测试同时跑也不会抢同一个文件
+const sessionsDir = process.env.DEMO_SESSIONS_DIR ?? path.join(projectRoot, ".sessions");
 /** 一把假密钥：不会出现在输出里。 */
 const KEY = "sk-demo-0000-not-a-real-key";
 
@@ -54,7 +56,7 @@ const tools = createBuiltinTools();
 const host = new ExtensionHost(tools);
 await loadExtension(path.join(projectRoot, "extensions", "logger.ts"), host);
 await loadExtension(path.join(projectRoot, "extensions", "sleep.ts"), host);
-const session = Session.create(path.join(projectRoot, ".sessions", "demo.jsonl"));
+const session = Session.create(path.join(sessionsDir, "demo.jsonl"));
 const context: Context = { messages: [] };
 
 /**
