@@ -9,10 +9,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { cleanEnv, makeSandbox, removeSandbox, stepRoot, tsxCli } from "./helpers/cli.js";
+import { cleanEnv, makeSandbox, removeSandbox, stepRoot, testLoader } from "./helpers/cli.js";
 
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
-const python = process.platform === "win32" ? undefined : ["python3", "python"].find((cmd) => spawnSync(cmd, ["-c", "import pty"]).status === 0);
+// 记下解释器的真实路径：python3 可能是 pyenv 之类的 shell 垫片，每次经过它都要多起一串 bash 进程
+const python = process.platform === "win32" ? undefined : ["python3", "python"].map((cmd) => spawnSync(cmd, ["-c", "import pty, sys; print(sys.executable)"], { encoding: "utf8" })).find((probe) => probe.status === 0)?.stdout.trim() || undefined;
 if (!python) console.warn("[跳过] 伪终端测试：找不到带 pty 模块的 python3（Windows 没有 POSIX 伪终端）");
 
 /** 注册一个 upper 工具，它返回一个永远不会结束的 promise，也不看任何信号。 */
@@ -43,7 +44,7 @@ describe.skipIf(!python)("伪终端里 Ctrl+C 与不结束的工具", () => {
       { send: "\u0003" },
       { expect: "再见。" },
     ];
-    const result = spawnSync(python!, [driver, JSON.stringify(script), process.execPath, tsxCli, "src/main.ts", "--extension", "hang.mjs"], {
+    const result = spawnSync(python!, [driver, JSON.stringify(script), process.execPath, "--import", testLoader, "src/main.ts", "--extension", "hang.mjs"], {
       cwd: sandbox,
       encoding: "utf8",
       timeout: 60_000,

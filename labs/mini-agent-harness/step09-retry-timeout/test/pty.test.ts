@@ -12,7 +12,8 @@ import { describe, expect, it, type TestContext } from "vitest";
 import { cleanEnv, makeSandbox, removeSandbox, stepRoot, testLoader, tsxCli } from "./helpers/cli.js";
 
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
-const python = process.platform === "win32" ? undefined : ["python3", "python"].find((cmd) => spawnSync(cmd, ["-c", "import pty"]).status === 0);
+// 记下解释器的真实路径：python3 可能是 pyenv 之类的 shell 垫片，每次经过它都要多起一串 bash 进程
+const python = process.platform === "win32" ? undefined : ["python3", "python"].map((cmd) => spawnSync(cmd, ["-c", "import pty, sys; print(sys.executable)"], { encoding: "utf8" })).find((probe) => probe.status === 0)?.stdout.trim() || undefined;
 if (!python) console.warn("[跳过] 伪终端测试：找不到带 pty 模块的 python3（Windows 没有 POSIX 伪终端）");
 
 interface Report {

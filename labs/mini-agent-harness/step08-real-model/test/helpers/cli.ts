@@ -28,7 +28,7 @@ export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("t
  * runCli / runScript 用的轻量加载器（test/helpers/ts-loader/）：只去掉类型，转换结果按内容缓存。
  * 跑的仍是真实的 src/main.ts、真实的进程与标准输入输出，只是每个进程省下约 0.3 秒 CPU：
  * 一个步骤的测试要起几十个 CLI 进程。npm start 走的 tsx 仍有测试覆盖：golden.test.ts（runScriptWith(tsxLoader, …)），
- * 以及（从 step07 起）SIGINT 与伪终端的测试。
+ * 以及 pty.test.ts 里经过 tsx 命令行的那个 Ctrl+C 用例（其余 SIGINT 与伪终端的测试测的是信号，不是加载方式，也用轻量加载器）。
  */
 export const testLoader = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "ts-loader", "register.mjs")).href;
 
