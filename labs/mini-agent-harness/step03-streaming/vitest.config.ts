@@ -9,8 +9,9 @@ export default defineConfig({
     hookTimeout: 120_000, // beforeAll 里也会跑 demo、起进程：同样只防真卡住（默认 10 秒太紧）
     pool: "forks",
     // 大多数测试在等子进程（真实的 CLI、demo、本地 HTTP 服务），CPU 常常是闲的：
-    // 默认只开「核数 - 1」个 worker（两核机器上是 1 个），文件一个接一个地跑；开 4 个，等待可以重叠。
-    maxWorkers: 4,
+    // 默认只开「核数 - 1」个 worker（两核机器上是 1 个），文件一个接一个地跑；开 3 个，等待可以重叠。
+    // 不开 4 个：两核机器上第 4 个 worker 不再缩短总时间，却要多付一份启动与导入的 CPU（step09 约 1.5 秒）。
+    maxWorkers: 3,
     // 测试文件之间复用 worker 进程，不为每个文件重新起一个：省下的 CPU 时间占整套测试的两成。
     // 各文件自己收拾现场（临时目录、服务器、假时钟都在 afterEach / onTestFinished 里还原）。
     isolate: false,

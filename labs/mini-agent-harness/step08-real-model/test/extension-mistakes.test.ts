@@ -65,19 +65,7 @@ describe("第 2 条：异步观察者的拒绝与同步抛出一样报告", () =
     await vi.waitFor(() => expect(errors).toHaveBeenCalledWith("[扩展错误] 异步崩了（扩展 async-crash.mjs）"));
   });
 
-  it("命令行：进程不退出，回复照常完成", async () => {
-    const sandbox = makeSandbox();
-    try {
-      fs.writeFileSync(path.join(sandbox, "async-crash.mjs"), `export default (pi) => pi.onEvent(async (event) => { if (event.type === "turn_start") throw new Error("异步崩了"); });\n`);
-      const result = await runCli(sandbox, ["--extension", "async-crash.mjs"], "我叫小明\n我叫什么\n");
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain("[扩展错误] 异步崩了（扩展 async-crash.mjs）");
-      expect(result.stderr).not.toContain("    at ");
-      expect(result.stdout).toContain("你叫小明");
-    } finally {
-      removeSandbox(sandbox);
-    }
-  });
+  // 命令行上的同一条：和第 4 条合在一个进程里测，见文件后面的「命令行」一节
 });
 
 describe("第 3 条：永远不结束的工厂", () => {
@@ -117,18 +105,7 @@ describe("第 4 条：registerTool 在注册时检查工具", () => {
     expect(tools.names()).toEqual(["calc", "read_file"]);
   });
 
-  it("命令行：报告 加载扩展失败 与缺的字段，其余照常", async () => {
-    const sandbox = makeSandbox();
-    try {
-      fs.writeFileSync(path.join(sandbox, "no-params.mjs"), `export default (pi) => pi.registerTool({ name: "upper", description: "", execute: () => ({ content: "" }) });\n`);
-      const result = await runCli(sandbox, ["--extension", "no-params.mjs"], "把 abc 转成大写\n");
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain("加载扩展失败 no-params.mjs：工具 upper 缺少 parameters");
-      expect(result.stdout).toContain("未注册的工具：upper（出错）");
-    } finally {
-      removeSandbox(sandbox);
-    }
-  });
+  // 命令行上的同一条：见文件后面的「命令行」一节
 });
 
 describe("第 5 条：工具返回了不合格的结果", () => {
@@ -186,5 +163,28 @@ describe("第 7 条：永远不结束的工具挡不住 Ctrl+C", () => {
     }
     expect(seen.map((event) => event.type)).toEqual(["turn_start", "message", "tool_call", "message", "turn_end", "abort"]);
     expect(seen[3]).toMatchObject({ message: { role: "toolResult", toolCallId: "c1", content: "工具 hang 被取消", isError: true } });
+  });
+});
+
+describe("命令行：第 2 条与第 4 条", () => {
+  // 两个坏扩展放进同一个真实 CLI 进程：每起一个进程要花约 0.3 秒 CPU，而两条断言互不干扰
+  it("异步观察者崩了：进程不退出，回复照常完成；工具缺 parameters：报告 加载扩展失败 与缺的字段，其余照常", async () => {
+    const sandbox = makeSandbox();
+    try {
+      fs.writeFileSync(path.join(sandbox, "async-crash.mjs"), `export default (pi) => pi.onEvent(async (event) => { if (event.type === "turn_start") throw new Error("异步崩了"); });\n`);
+      fs.writeFileSync(path.join(sandbox, "no-params.mjs"), `export default (pi) => pi.registerTool({ name: "upper", description: "", execute: () => ({ content: "" }) });\n`);
+      const args = ["--extension", "async-crash.mjs", "--extension", "no-params.mjs"];
+      const result = await runCli(sandbox, args, "我叫小明\n我叫什么\n把 abc 转成大写\n");
+      expect(result.code, result.stderr).toBe(0);
+      // 第 2 条
+      expect(result.stderr).toContain("[扩展错误] 异步崩了（扩展 async-crash.mjs）");
+      expect(result.stderr).not.toContain("    at ");
+      expect(result.stdout).toContain("你叫小明");
+      // 第 4 条
+      expect(result.stderr).toContain("加载扩展失败 no-params.mjs：工具 upper 缺少 parameters");
+      expect(result.stdout).toContain("未注册的工具：upper（出错）");
+    } finally {
+      removeSandbox(sandbox);
+    }
   });
 });

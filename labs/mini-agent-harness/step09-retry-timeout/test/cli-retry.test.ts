@@ -40,29 +40,33 @@ const readSession = (dir: string): string[] => {
 };
 
 describe.concurrent("完成标准：对着三种服务器行为", () => {
-  it("429 + retry-after-ms: 50，只有一次：打印回答，没有错误行也没有重试行；服务器收到 2 个请求", async (test) => {
+  // 两种 429 放进同一个 CLI 会话（一句一种）：少起一个进程（每个约 0.3 秒 CPU），两段输出按「第 1 轮结束」分开检查
+  it("429 + retry-after-ms: 50 只有一次：只打印回答；429 + retry-after: 120：立刻失败，错误行点名 120 秒，不重试", async (test) => {
     const dir = sandbox(test);
-    const { server, env } = await serve(test, [{ httpError: 429, headers: { "retry-after-ms": "50" } }, { text: "你好，小明！" }]);
-    const result = await runCli(dir, [], "我叫小明\n", env);
+    const { server, env } = await serve(test, [
+      { httpError: 429, headers: { "retry-after-ms": "50" } },
+      { text: "你好，小明！" },
+      { httpError: 429, headers: { "retry-after": "120" } },
+      { text: "用不到" },
+    ]);
+    // 不比时间：runCli 的上限（60 秒）远小于 120 秒，真的去等就会超时失败
+    const result = await runCli(dir, [], "我叫小明\n再说一遍\n", env, 60_000);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split("\n")).toContain(DEFAULT_BANNER); // 横幅里是默认值
+    const end = result.stdout.indexOf("[第 1 轮结束]");
+    expect(end, result.stdout).toBeGreaterThan(0);
+    const [first, second] = [result.stdout.slice(0, end), result.stdout.slice(end)];
+    // 第一句：HTTP 层悄悄等了 50ms 重试，没有错误行也没有重试行
     expect(result.stdout).toContain("助手> 你好，小明！\n[第 1 轮结束]");
-    expect(lines(result.stdout, "[错误]")).toEqual([]);
-    expect(lines(result.stdout, "[重试")).toEqual([]);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("429 + retry-after: 120：立刻失败，错误行点名 120 秒；不重试，服务器只收到 1 个请求", async (test) => {
-    const dir = sandbox(test);
-    const { server, env } = await serve(test, [{ httpError: 429, headers: { "retry-after": "120" } }, { text: "用不到" }]);
-    // 不比时间：runCli 的上限（60 秒）远小于 120 秒，真的去等就会超时失败
-    const result = await runCli(dir, [], "我叫小明\n", env, 60_000);
-    expect(result.code, result.stderr).toBe(0);
-    expect(lines(result.stdout, "[错误]")).toEqual([
+    expect(lines(first, "[错误]")).toEqual([]);
+    expect(lines(first, "[重试")).toEqual([]);
+    // 第二句：要等 120 秒，超过上限，直接报错
+    expect(lines(second, "[错误]")).toEqual([
       "[错误] 服务器要求等待 120 秒，超过上限 60 秒，放弃重试：HTTP 429：rate_limit_error：Too Many Requests",
     ]);
-    expect(lines(result.stdout, "[重试")).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    expect(lines(second, "[重试")).toEqual([]);
+    // 第一句 2 个请求（429 + 重试），第二句只有 1 个
+    expect(server.requests).toHaveLength(3);
   });
 
   // 只有一轮就溢出（没有可省略的，一个请求之后就报错）的 CLI 用例在 provider-cli.test.ts 里
@@ -70,8 +74,12 @@ describe.concurrent("完成标准：对着三种服务器行为", () => {
     const dir = sandbox(test);
     // 第 1 个请求正常回答，之后每个请求都溢出
     const { server, env } = await serve(test, (_request, index) => (index === 0 ? { text: "你好！" } : { httpError: 400, message: OVERFLOW }));
-    const result = await runCli(dir, [], "我叫小明\n帮我算 1+1\n", env);
+    // 顺带用上两个时限允许的最大值（flags-range.test.ts 的「正好 2147483647」）：省一个进程，它们不影响溢出的处理
+    const max = ["--model-timeout", "2147483647", "--tool-timeout", "2147483647"];
+    const result = await runCli(dir, max, "我叫小明\n帮我算 1+1\n", env);
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("模型超时：2147483647ms；工具超时：2147483647ms"); // 正好上限：接受
+    expect(result.stdout).toContain("助手> 你好！"); // 照常回复
     expect(lines(result.stdout, "[压缩")).toEqual([
       "[压缩] 上下文超出窗口，省略最早的 2 条消息后重试一次",
       "[压缩失败] 压缩并重试一次之后仍然超出上下文窗口。请缩短输入，或换一个上下文窗口更大的模型。",

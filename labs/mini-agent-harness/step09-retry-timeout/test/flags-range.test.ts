@@ -21,15 +21,5 @@ describe("--model-timeout / --tool-timeout 的上限", () => {
     }
   });
 
-  it("正好 2147483647：接受，照常回复", async () => {
-    const sandbox = makeSandbox();
-    try {
-      const result = await runCli(sandbox, ["--model-timeout", "2147483647", "--tool-timeout", "2147483647"], "我叫小明\n");
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toContain("模型超时：2147483647ms；工具超时：2147483647ms");
-      expect(result.stdout).toContain("你好，小明");
-    } finally {
-      removeSandbox(sandbox);
-    }
-  });
+  // 「正好 2147483647：接受，照常回复」和 cli-retry.test.ts 的溢出用例在同一个 CLI 进程里测（少起一个进程）
 });
