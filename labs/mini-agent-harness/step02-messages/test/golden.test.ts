@@ -7,14 +7,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 
-import { runScriptWith, stepRoot, tsxLoader } from "./helpers/cli.js";
+import { runDemo, stepRoot } from "./helpers/cli.js";
 
 const lf = (text: string): string => text.replace(/\r\n/g, "\n");
 
 it("npm run demo 的输出与 expected-output.txt 一致", async () => {
   const expected = lf(fs.readFileSync(path.join(stepRoot, "expected-output.txt"), "utf8"));
-  // 和 npm run demo 一样经过 tsx（其余 CLI 测试用的是轻量加载器）
-  const result = await runScriptWith(tsxLoader, stepRoot, "src/demo.ts", [], "");
+  const result = await runDemo();
   expect(result.code, result.stderr).toBe(0);
   expect(lf(result.stdout)).toBe(expected);
 });

@@ -66,11 +66,11 @@ export function runScript(cwd: string, script: string, args: string[], input: st
  * 同 runScript，但指定 --import 的加载器。golden.test.ts 用 tsxLoader：
  * 和 npm run demo / npm start 一样经过 tsx，每个步骤都有测试走这条路。
  */
-export function runScriptWith(loader: string, cwd: string, script: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
+export function runScriptWith(loader: string, cwd: string, script: string, args: string[], input: string, timeoutMs = 60_000, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", loader, script, ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -88,4 +88,21 @@ export function runScriptWith(loader: string, cwd: string, script: string, args:
     });
     child.stdin.end(input);
   });
+}
+
+/**
+ * 跑 demo，和 npm run demo 一样经过 tsx（其余 CLI 测试用的是轻量加载器）。
+ * demo 的会话文件（step06 起才有）写进这次调用自己的临时目录（demo.ts 读 DEMO_SESSIONS_DIR）：
+ * 几份 npm test 同时跑时不会抢同一个 .sessions/demo.jsonl，也不碰学习者自己的。
+ * demo 若打印会话文件的路径（step06 的第二个进程会），换回默认的 .sessions，golden 里写的是它。
+ */
+export async function runDemo(): Promise<CliResult> {
+  const sessionsDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-sessions-"));
+  try {
+    const result = await runScriptWith(tsxLoader, stepRoot, "src/demo.ts", [], "", 60_000, { DEMO_SESSIONS_DIR: sessionsDir });
+    const shown = path.relative(stepRoot, sessionsDir).split(path.sep).join("/");
+    return { ...result, stdout: result.stdout.split(shown).join(".sessions") };
+  } finally {
+    fs.rmSync(sessionsDir, { recursive: true, force: true });
+  }
 }
