@@ -13,7 +13,7 @@ import path from "node:path";
 import { describe, expect, it, vi, type TestContext } from "vitest";
 
 import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
-import { cleanEnv, makeSandbox, removeSandbox, runCli, testLoader } from "./helpers/cli.js";
+import { cleanEnv, mainArgs, makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
 import { ANTHROPIC_ANSWER, ANTHROPIC_CALC, OPENAI_ANSWER, OPENAI_UPPER } from "./helpers/recordings.js";
 import { eventually } from "./helpers/wait.js";
 
@@ -130,8 +130,8 @@ describe.skipIf(noSignals)("SIGINT（没有终端时信号直接落到 process �
     // 发出 4 个事件（两段文字）后不再出声，连接一直开着：不取消的话这一轮永远结束不了
     const server = await serve(test, [{ text: "一二三四五六七八", hangAfterChunks: 4 }]);
     const env = cleanEnv({ HARNESS_BASE_URL: server.openaiBaseUrl, HARNESS_API_KEY: KEY });
-    // 轻量加载器就够了：这里测的是信号落到 CLI 上，tsx 那条路由 pty.test.ts 的一个用例与 golden.test.ts 覆盖
-    const child = spawn(process.execPath, ["--import", testLoader, "src/main.ts"], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] });
+    // 不经过 tsx：这里测的是信号落到 CLI 上，tsx 那条路由 pty.test.ts 的一个用例与 golden.test.ts 覆盖
+    const child = spawn(process.execPath, mainArgs(dir, []), { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] });
     test.onTestFinished(() => {
       child.kill("SIGKILL");
     });

@@ -14,7 +14,7 @@ import path from "node:path";
 import { describe, expect, it, vi, type TestContext } from "vitest";
 
 import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
-import { cleanEnv, makeSandbox, removeSandbox, runCli, testLoader } from "./helpers/cli.js";
+import { cleanEnv, mainArgs, makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
 
 const KEY = "sk-proj-TEST-ONLY-step09-retry";
 const OVERFLOW = "prompt is too long: 213462 tokens > 200000 maximum";
@@ -161,8 +161,8 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
       { text: "我用 sleep 等一等。", toolCalls: [{ name: "sleep", arguments: { ms: 60_000 } }] },
       { text: "用不到" },
     ]);
-    // 轻量加载器：这里测的是三种等待被信号打断，和怎么去掉类型无关（tsx 那条路见 pty.test.ts 与 golden.test.ts）
-    const args = ["--import", testLoader, "src/main.ts", "--extension", "extensions/logger.ts", "--extension", "extensions/sleep.ts"];
+    // 带着 .ts 扩展，mainArgs 用轻量加载器；这里测的是三种等待被信号打断（tsx 那条路见 pty.test.ts 与 golden.test.ts）
+    const args = mainArgs(dir, ["--extension", "extensions/logger.ts", "--extension", "extensions/sleep.ts"]);
     const child = spawn(process.execPath, args, { cwd: dir, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
     test.onTestFinished(() => {
       child.kill("SIGKILL");

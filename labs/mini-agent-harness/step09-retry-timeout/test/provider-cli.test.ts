@@ -5,12 +5,12 @@
 import { spawn } from "node:child_process";
 import { expect, it, onTestFinished, vi } from "vitest";
 
-import { cleanEnv, makeSandbox, removeSandbox, runCli, runScript, stepRoot, testLoader } from "./helpers/cli.js";
+import { cleanEnv, makeSandbox, removeSandbox, runCli, runScript, scriptArgs, stepRoot } from "./helpers/cli.js";
 
 it("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让第一个请求失败；SIGINT 停止", async () => {
   const dir = makeSandbox();
   onTestFinished(() => removeSandbox(dir));
-  const child = spawn(process.execPath, ["--import", testLoader, "src/provider-cli.ts", "--fail", "401", "--once", "--delay", "0"], {
+  const child = spawn(process.execPath, scriptArgs(stepRoot, "src/provider-cli.ts", ["--fail", "401", "--once", "--delay", "0"]), {
     cwd: stepRoot,
     env: cleanEnv(),
     stdio: ["ignore", "pipe", "pipe"],
@@ -49,7 +49,7 @@ it("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让�
 
 /** 起一个 npm run provider，等它打印 OpenAI 那行环境变量；返回这行解析出的环境变量与它的输出。 */
 async function startProviderCli(args: string[]): Promise<{ env: NodeJS.ProcessEnv; stdout: () => string }> {
-  const child = spawn(process.execPath, ["--import", testLoader, "src/provider-cli.ts", ...args], {
+  const child = spawn(process.execPath, scriptArgs(stepRoot, "src/provider-cli.ts", args), {
     cwd: stepRoot,
     env: cleanEnv(),
     stdio: ["ignore", "pipe", "pipe"],

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { cleanEnv, makeSandbox, removeSandbox, stepRoot, testLoader } from "./helpers/cli.js";
+import { cleanEnv, mainArgs, makeSandbox, removeSandbox, stepRoot } from "./helpers/cli.js";
 
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
 // 记下解释器的真实路径：python3 可能是 pyenv 之类的 shell 垫片，每次经过它都要多起一串 bash 进程
@@ -44,7 +44,7 @@ describe.skipIf(!python)("伪终端里 Ctrl+C 与不结束的工具", () => {
       { send: "\u0003" },
       { expect: "再见。" },
     ];
-    const result = spawnSync(python!, [driver, JSON.stringify(script), process.execPath, "--import", testLoader, "src/main.ts", "--extension", "hang.mjs"], {
+    const result = spawnSync(python!, [driver, JSON.stringify(script), process.execPath, ...mainArgs(sandbox, ["--extension", "hang.mjs"])], {
       cwd: sandbox,
       encoding: "utf8",
       timeout: 60_000,

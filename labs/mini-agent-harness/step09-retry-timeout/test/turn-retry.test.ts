@@ -15,7 +15,7 @@ type Step = AssistantMessage | "hang";
 function scripted(...steps: Step[]): StreamFn & { seen: Message[][] } {
   const seen: Message[][] = [];
   const fn: StreamFn = async function* (context, options) {
-    seen.push(structuredClone(context.messages));
+    seen.push([...context.messages]); // 记下这一次看到的是哪些消息（消息对象本身不会被改，浅拷贝就够，十万条时也不慢）
     const step = steps[seen.length - 1];
     if (!step) throw new Error("剧本用完了");
     if (step === "hang") {

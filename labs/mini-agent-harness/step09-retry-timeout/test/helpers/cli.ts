@@ -6,6 +6,7 @@
  */
 
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -25,10 +26,10 @@ export const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
 export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /**
- * runCli / runScript 用的轻量加载器（test/helpers/ts-loader/）：只去掉类型，转换结果按内容缓存。
- * 跑的仍是真实的 src/main.ts、真实的进程与标准输入输出，只是每个进程省下约 0.3 秒 CPU：
- * 一个步骤的测试要起几十个 CLI 进程。npm start 走的 tsx 仍有测试覆盖：golden.test.ts（runScriptWith(tsxLoader, …)），
- * 以及 pty.test.ts 里经过 tsx 命令行的那个 Ctrl+C 用例（其余 SIGINT 与伪终端的测试测的是信号，不是加载方式，也用轻量加载器）。
+ * 轻量加载器（test/helpers/ts-loader/）：CLI 进程带着 .ts 扩展时挂上它：只去掉类型，转换结果按内容缓存。
+ * 跑的仍是真实的源码、真实的进程与标准输入输出，只是每个进程比 tsx 省下约 0.3 秒 CPU；其余的连它也不要（见 scriptArgs）。
+ * npm start 走的 tsx 仍有测试覆盖：golden.test.ts（runScriptWith(tsxLoader, …)），
+ * 以及 pty.test.ts 里经过 tsx 命令行的那个 Ctrl+C 用例（其余 SIGINT 与伪终端的测试测的是信号，不是加载方式）。
  */
 export const testLoader = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "ts-loader", "register.mjs")).href;
 
@@ -73,9 +74,78 @@ export function runCli(cwd: string, args: string[], input: string, env: NodeJS.P
   return runScript(cwd, "src/main.ts", args, input, env, timeoutMs);
 }
 
-/** 运行 cwd 下的一个 .ts 脚本（用轻量加载器 testLoader），收集输出。超时则杀掉进程并让测试失败。 */
+/** 在副本 cwd 里运行 src/main.ts 的 node 参数（见 scriptArgs）。 */
+export function mainArgs(cwd: string, args: string[]): string[] {
+  return scriptArgs(cwd, "src/main.ts", args);
+}
+
+/**
+ * 在 cwd 里运行 script（.ts）的 node 参数。
+ *
+ * 一个步骤的测试要起几十个子进程，每个都让加载器线程逐个转换、解析二三十个模块，CPU 花得比测试本身还多。
+ * 所以这里先把 script 用 esbuild 打成一个 .mjs（按内容缓存，同一份源码只打一次），子进程直接 node 它：
+ * 每个进程省下约 0.13 秒 CPU。跑的仍是 src/ 里的代码、真实的进程与标准输入输出。
+ * 用 import.meta.url 找项目根目录的脚本（main.ts），打包文件要放回它旁边，根目录才不变：
+ * 这只在临时副本里做，不往仓库的 src/ 里写文件。
+ */
+export function scriptArgs(cwd: string, script: string, args: string[]): string[] {
+  const entry = path.resolve(cwd, script);
+  const needsOwnPlace = fs.readFileSync(entry, "utf8").includes("import.meta.url");
+  if (needsOwnPlace && path.resolve(cwd) === stepRoot) return ["--import", testLoader, script, ...args];
+  // 扩展是运行时才 import 的 .ts，打包替不了它：这时再挂上轻量加载器（它只需转换扩展那一两个文件）
+  const tsExtension = args.some((arg, i) => args[i - 1] === "--extension" && /\.m?ts$/.test(arg));
+  const loader = tsExtension ? ["--import", testLoader] : [];
+  let bundle = bundled(entry);
+  if (needsOwnPlace) {
+    const beside = entry.replace(/\.ts$/, ".test-bundle.mjs");
+    if (!fs.existsSync(beside)) fs.copyFileSync(bundle, beside);
+    bundle = beside;
+  }
+  return [...loader, bundle, ...args];
+}
+
+/** 把 entry 连同它 import 的一切（含本地脚本服务器）打成一个 .mjs，返回缓存里那个文件。 */
+function bundled(entry: string): string {
+  const esbuild = createRequire(createRequire(import.meta.url).resolve("tsx"))("esbuild") as Esbuild;
+  const hash = createHash("sha256").update(esbuild.version).update(path.basename(entry));
+  for (const dir of [path.dirname(entry), path.resolve(stepRoot, "..", "..", "scripted-provider", "src")]) {
+    for (const name of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
+      const file = path.join(dir, name);
+      if (name.endsWith(".ts") && fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
+    }
+  }
+  const cached = path.join(os.tmpdir(), "mini-agent-harness-bundles", `${hash.digest("hex")}.mjs`);
+  if (fs.existsSync(cached)) return cached;
+  const [output] = esbuild.buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    write: false,
+    logLevel: "error",
+  }).outputFiles;
+  // 先写临时文件再改名：几份测试同时打包，也不会有人读到半截
+  fs.mkdirSync(path.dirname(cached), { recursive: true });
+  const temp = `${cached}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, output!.contents);
+  try {
+    fs.renameSync(temp, cached);
+  } catch {
+    fs.rmSync(temp, { force: true }); // Windows 上别人正读着同一个文件：内容一样，丢掉自己这份
+  }
+  return cached;
+}
+
+/** 用到的那一点 esbuild API（它是 tsx 的依赖，随 tsx 一起装好）。 */
+interface Esbuild {
+  version: string;
+  buildSync(options: Record<string, unknown>): { outputFiles: Array<{ contents: Uint8Array }> };
+}
+
+/** 运行 cwd 下的一个 .ts 脚本（怎么运行见 scriptArgs），收集输出。超时则杀掉进程并让测试失败。 */
 export function runScript(cwd: string, script: string, args: string[], input: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
-  return runScriptWith(testLoader, cwd, script, args, input, env, timeoutMs);
+  return runNode(cwd, scriptArgs(cwd, script, args), input, env, timeoutMs);
 }
 
 /**
@@ -83,8 +153,13 @@ export function runScript(cwd: string, script: string, args: string[], input: st
  * 和 npm run demo / npm start 一样经过 tsx，每个步骤都有测试走这条路。
  */
 export function runScriptWith(loader: string, cwd: string, script: string, args: string[], input: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
+  return runNode(cwd, ["--import", loader, script, ...args], input, env, timeoutMs);
+}
+
+/** 用当前的 node 跑 nodeArgs，把 input 整个写进标准输入后关闭，收集输出。超时则杀掉进程并让测试失败。 */
+function runNode(cwd: string, nodeArgs: string[], input: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", loader, script, ...args], {
+    const child = spawn(process.execPath, nodeArgs, {
       cwd,
       env: cleanEnv(env),
       stdio: ["pipe", "pipe", "pipe"],
