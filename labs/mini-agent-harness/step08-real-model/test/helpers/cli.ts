@@ -98,7 +98,7 @@ export function scriptArgs(cwd: string, script: string, args: string[]): string[
   let bundle = bundled(entry);
   if (needsOwnPlace) {
     const beside = entry.replace(/\.ts$/, ".test-bundle.mjs");
-    if (!fs.existsSync(beside)) fs.copyFileSync(bundle, beside);
+    fs.copyFileSync(bundle, beside); // 每次都复制：测试若改了副本里的源码，旁边这份也跟着换
     bundle = beside;
   }
   return [...loader, bundle, ...args];

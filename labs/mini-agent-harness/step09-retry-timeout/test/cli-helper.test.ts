@@ -1,0 +1,43 @@
+/**
+ * 测试辅助本身：CLI 测试跑的是 src/ 打成的一个 .mjs（见 helpers/cli.ts 的 scriptArgs）。
+ * 打包按内容缓存，所以要证明：源码一改，跑的就是新代码；仓库里的 src/ 不会多出文件。
+ */
+
+import fs from "node:fs";
+import path from "node:path";
+import { expect, it, onTestFinished } from "vitest";
+
+import { mainArgs, makeSandbox, removeSandbox, scriptArgs, stepRoot, testLoader } from "./helpers/cli.js";
+
+function sandbox(): string {
+  const dir = makeSandbox();
+  onTestFinished(() => removeSandbox(dir));
+  return dir;
+}
+
+it("改了副本里的一个源文件：打包随之更新，放在 main.ts 旁边（项目根目录不变）", () => {
+  const dir = sandbox();
+  const [before] = mainArgs(dir, []);
+  expect(before).toBe(path.join(dir, "src", "main.test-bundle.mjs"));
+  const marker = `test-marker-${process.pid}`; // 只用 ASCII：esbuild 把打包里的中文写成 \u 转义
+  expect(fs.readFileSync(before!, "utf8")).not.toContain(marker);
+  const main = path.join(dir, "src", "main.ts");
+  fs.writeFileSync(main, fs.readFileSync(main, "utf8").replace("Mini Agent Harness", marker)); // 横幅里的字：打包一定带着它
+  const [after] = mainArgs(dir, []);
+  expect(fs.readFileSync(after!, "utf8")).toContain(marker);
+});
+
+it("带 .ts 扩展时才挂上轻量加载器；.mjs 扩展不需要它", () => {
+  const dir = sandbox();
+  expect(mainArgs(dir, ["--extension", "extensions/logger.ts"]).slice(0, 2)).toEqual(["--import", testLoader]);
+  expect(mainArgs(dir, ["--extension", "x.mjs"])).not.toContain(testLoader);
+});
+
+it("在步骤目录本身里：用 import.meta.url 的 main.ts 走加载器，不往仓库的 src/ 里写打包文件", () => {
+  expect(mainArgs(stepRoot, ["--help"])).toEqual(["--import", testLoader, "src/main.ts", "--help"]);
+  expect(fs.existsSync(path.join(stepRoot, "src", "main.test-bundle.mjs"))).toBe(false);
+  // 不看 import.meta.url 的脚本直接跑缓存里的打包文件
+  const [bundle] = scriptArgs(stepRoot, "src/provider-cli.ts", []);
+  expect(path.dirname(bundle!)).not.toBe(path.join(stepRoot, "src"));
+  expect(bundle!.endsWith(".mjs")).toBe(true);
+});
