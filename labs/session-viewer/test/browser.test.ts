@@ -3,10 +3,11 @@
  * 没有 Chromium 的机器上跳过，并打印原因。
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { chromiumMissing, launchChromium, type Browser } from "../tools/chromium.ts";
 import { copyFixture, runViewer, viewerDir } from "./helpers/cli.ts";
 
@@ -15,10 +16,14 @@ if (missing) console.log(`跳过浏览器测试：${missing}`);
 
 const outputDir = path.join(viewerDir, "test-output");
 
-/** 生成页面并在浏览器里打开；记下弹框、页面里的报错和除页面本身以外的任何请求。 */
+/**
+ * 生成页面并在浏览器里打开；记下弹框、页面里的报错和除页面本身以外的任何请求。
+ * 页面写进会话副本所在的临时目录（测试结束时删掉），而不是共用的 test-output/：几份 npm test 同时跑时，
+ * 别人正在改写的页面不会被我们读到（截图只给人看，测试不读，仍存进 test-output/）。
+ */
 async function openPage(browser: Browser, fixture: string, step: string, width = 900) {
   const file = copyFixture(fixture);
-  const out = path.join(outputDir, `${path.basename(fixture, ".jsonl")}-${step}-${width}.html`);
+  const out = path.join(path.dirname(file), `${path.basename(fixture, ".jsonl")}-${step}-${width}.html`);
   const result = await runViewer([file, "--step", step, "--out", out]);
   expect(result.code, result.stderr).toBe(0);
   const page: Page = await browser.context.newPage();
@@ -117,8 +122,9 @@ describe.skipIf(missing !== undefined)("在 Chromium 里看页面", { timeout: 1
       lines.push(JSON.stringify({ type: "message", id, parentId: parent, message }));
       parent = id;
     }
-    fs.mkdirSync(outputDir, { recursive: true });
-    const fixture = path.join(outputDir, "long.jsonl");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "viewer-long-"));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const fixture = path.join(dir, "long.jsonl");
     fs.writeFileSync(fixture, lines.join("\n") + "\n");
     const { page, errors } = await openPage(browser, fixture, "09");
     expect(await page.locator(".entry").count()).toBe(200);

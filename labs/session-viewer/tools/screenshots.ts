@@ -55,12 +55,14 @@ try {
     await runDemo(step.dir);
     const loaded = await loadSession(path.join(step.dir, ".sessions", "demo.jsonl"), step.dir);
     const model = buildModel(loaded.lines, { name: loaded.name, step: step.name, stepNumber: step.number, warnings: loaded.warnings });
-    const html = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "viewer-shot-")), "page.html");
+    const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "viewer-shot-"));
+    const html = path.join(tempDir, "page.html");
     fs.writeFileSync(html, renderPage(model));
 
     const page = await browser.context.newPage();
     await page.goto(pathToFileURL(html).href);
     await page.waitForSelector("html[data-ready=true]");
+    fs.rmSync(tempDir, { recursive: true, force: true }); // 页面已经载入浏览器：临时文件不再需要
     const target = path.join(docsImages, shot.image);
     if (shot.untilEntry === undefined) {
       await page.screenshot({ path: target, fullPage: true });

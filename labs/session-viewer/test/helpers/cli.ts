@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { onTestFinished } from "vitest";
 
 export const viewerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const fixturesDir = path.join(viewerDir, "test", "fixtures");
@@ -33,9 +34,13 @@ export function runViewer(args: string[], cwd = viewerDir): Promise<CliResult> {
   });
 }
 
-/** 把夹具（名字，或别处的绝对路径）复制进一个新的临时目录（测试随便折腾，不动仓库里的文件）。 */
+/**
+ * 把夹具（名字，或别处的绝对路径）复制进一个新的临时目录（测试随便折腾，不动仓库里的文件）。
+ * 只能在测试里调用：这个测试结束时，临时目录连同里面生成的页面一起删掉。
+ */
 export function copyFixture(name: string, as = path.basename(name)): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "viewer-test-"));
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, as);
   fs.copyFileSync(path.resolve(fixturesDir, name), file);
   return file;
