@@ -19,7 +19,9 @@ it("改了副本里的一个源文件：打包随之更新，放在 main.ts 旁�
   const dir = sandbox();
   const [before] = mainArgs(dir, []);
   expect(before).toBe(path.join(dir, "src", "main.test-bundle.mjs"));
-  const marker = `test-marker-${process.pid}`; // 只用 ASCII：esbuild 把打包里的中文写成 \u 转义
+  // 只用 ASCII：esbuild 把打包里的中文写成 \u 转义。标记固定不变：改过的源码每次都一样，打包只在第一次运行时做，
+  // 之后命中缓存（若每次都不同，每跑一遍测试就要多打一次包、临时目录里多一个文件）
+  const marker = "test-marker-cli-helper";
   expect(fs.readFileSync(before!, "utf8")).not.toContain(marker);
   const main = path.join(dir, "src", "main.ts");
   fs.writeFileSync(main, fs.readFileSync(main, "utf8").replace("Mini Agent Harness", marker)); // 横幅里的字：打包一定带着它
