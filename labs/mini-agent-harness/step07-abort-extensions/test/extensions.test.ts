@@ -1,28 +1,15 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { ExtensionHost, loadExtension, withExtensions } from "../src/extensions.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { HarnessEvent } from "../src/types.js";
 import { stepRoot } from "./helpers/cli.js";
+import { extensionScratch } from "./helpers/extension-scratch.js";
 
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ext-"));
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-  vi.restoreAllMocks();
-});
-
-/** 在临时目录写一个扩展文件（.mjs：不依赖 TypeScript 转译也能被 import）。 */
-function writeExtension(name: string, source: string): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, source);
-  return file;
-}
+const scratch = extensionScratch("harness-ext-");
+const { writeExtension } = scratch;
+afterEach(() => vi.restoreAllMocks());
 
 async function* from(events: HarnessEvent[]): AsyncGenerator<HarnessEvent> {
   yield* events;
@@ -35,7 +22,7 @@ describe("loadExtension", () => {
     await loadExtension(path.join(stepRoot, "extensions", "logger.ts"), host);
     expect(tools.names()).toEqual(["calc", "read_file", "upper"]);
     expect(host.loaded).toEqual(["logger.ts"]);
-    const result = await tools.execute({ type: "toolCall", id: "1", name: "upper", arguments: { text: "abc" } }, { cwd: dir });
+    const result = await tools.execute({ type: "toolCall", id: "1", name: "upper", arguments: { text: "abc" } }, { cwd: scratch.dir() });
     expect(result.content).toBe("ABC");
   });
 
@@ -59,7 +46,7 @@ describe("loadExtension", () => {
   });
 
   it("文件不存在：抛错", async () => {
-    await expect(loadExtension(path.join(dir, "missing.ts"), new ExtensionHost(createBuiltinTools()))).rejects.toThrow();
+    await expect(loadExtension(path.join(scratch.dir(), "missing.ts"), new ExtensionHost(createBuiltinTools()))).rejects.toThrow();
   });
 });
 

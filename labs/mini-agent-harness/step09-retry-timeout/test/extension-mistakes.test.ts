@@ -4,10 +4,9 @@
  */
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { runAgentLoop } from "../src/agent-loop.js";
 import { ExtensionHost, loadExtension, withExtensions } from "../src/extensions.js";
@@ -15,22 +14,11 @@ import { renderEvents } from "../src/render.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { AssistantMessage, HarnessEvent, StreamFn } from "../src/types.js";
 import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { extensionScratch } from "./helpers/extension-scratch.js";
 
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ext-mistakes-"));
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-  vi.restoreAllMocks();
-});
-
-/** 在临时目录写一个扩展文件（.mjs：不依赖 TypeScript 转译也能被 import）。 */
-function writeExtension(name: string, source: string): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, source);
-  return file;
-}
+const scratch = extensionScratch("harness-ext-mistakes-");
+const { writeExtension } = scratch;
+afterEach(() => vi.restoreAllMocks());
 
 const TOOL = `{ name: "later", description: "", parameters: { type: "object" }, execute: () => ({ content: "ok" }) }`;
 
@@ -118,7 +106,7 @@ describe("第 5 条：工具返回了不合格的结果", () => {
     const file = writeExtension("bad-result.mjs", `export default (pi) => pi.registerTool({ name: "t", description: "", parameters: {}, execute: ${execute} });\n`);
     const tools = createBuiltinTools();
     await loadExtension(file, new ExtensionHost(tools));
-    const result = await tools.execute({ type: "toolCall", id: "1", name: "t", arguments: {} }, { cwd: dir });
+    const result = await tools.execute({ type: "toolCall", id: "1", name: "t", arguments: {} }, { cwd: scratch.dir() });
     expect(result.isError).toBe(true);
     expect(result.content).toContain(message);
     expect(result.content).not.toContain("被取消");
@@ -157,7 +145,7 @@ describe("第 7 条：永远不结束的工具挡不住 Ctrl+C", () => {
     const controller = new AbortController();
     const context = { messages: [] };
     const seen: HarnessEvent[] = [];
-    for await (const event of runAgentLoop({ streamFn, context, tools, toolContext: { cwd: dir }, signal: controller.signal })) {
+    for await (const event of runAgentLoop({ streamFn, context, tools, toolContext: { cwd: scratch.dir() }, signal: controller.signal })) {
       seen.push(event);
       if (event.type === "tool_call") setImmediate(() => controller.abort());
     }
