@@ -1,9 +1,10 @@
 /**
- * 把 Pi 的消息压成 observe.ts 的 PlainMessage。Agent 与 AgentSession 两个跑法共用，所以单独放一个文件
+ * 把 Pi 的消息压成 observe.ts 的 PlainMessage，并拼出一次运行的 SideResult。Agent 与 AgentSession 两个跑法共用，所以单独放一个文件
  * （pi-session.ts 在子进程里运行，不能依赖只在 Node 20 这边用的代码）。
  */
-import { isContextOverflow, isRetryableAssistantError, type Message } from "@earendil-works/pi-ai";
-import type { PlainMessage } from "./observe.ts";
+import { isContextOverflow, isRetryableAssistantError, type Api, type Message, type Model } from "@earendil-works/pi-ai";
+import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
+import type { PlainMessage, SideResult } from "./observe.ts";
 import { MODEL_CONTEXT_WINDOW } from "./scenarios.ts";
 
 function textOf(content: unknown): string {
@@ -36,7 +37,18 @@ export function plainPi(m: Message): PlainMessage {
 }
 
 /** Pi 没有 abort 事件：运行以一条 aborted 的助手消息结束，就记一个 abort，与 step09 的 abort 事件对齐。 */
-export function piEndedByAbort(history: Message[]): boolean {
+function piEndedByAbort(history: Message[]): boolean {
   const last = [...history].reverse().find((m) => m.role === "assistant");
   return last?.role === "assistant" && last.stopReason === "aborted" && history[history.length - 1] === last;
+}
+
+/** 一次 Pi 运行的结果（两个跑法共用）：历史、下一次请求真正会发的消息（Pi 自己的 transformMessages 之后）、请求数与事件。 */
+export function piSideResult(history: Message[], model: Model<Api>, requests: number, events: string[]): SideResult {
+  if (piEndedByAbort(history)) events.push("abort");
+  return {
+    history: history.map(plainPi),
+    nextRequest: transformMessages([...history], model).map(plainPi),
+    requests,
+    events,
+  };
 }

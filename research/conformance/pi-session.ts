@@ -18,10 +18,9 @@ import {
   type ResourceLoader,
 } from "@earendil-works/pi-coding-agent";
 import type { Message } from "@earendil-works/pi-ai";
-import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { startServer } from "./lab.ts";
 import type { SideResult } from "./observe.ts";
-import { piEndedByAbort, plainPi } from "./pi-plain.ts";
+import { piSideResult } from "./pi-plain.ts";
 import { PI_SESSION_SETTINGS } from "./pi-session-settings.ts";
 import { MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Api, type Scenario } from "./scenarios.ts";
 
@@ -81,13 +80,7 @@ export async function runPiSession(scenario: Scenario, api: Api): Promise<SideRe
       session.dispose();
     }
     const history = session.agent.state.messages.filter((m) => m.role !== "system") as Message[];
-    if (piEndedByAbort(history)) events.push("abort");
-    return {
-      history: history.map(plainPi),
-      nextRequest: transformMessages([...history], model).map(plainPi),
-      requests: server.requests.length,
-      events,
-    };
+    return piSideResult(history, model, server.requests.length, events);
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });

@@ -13,12 +13,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool } from "@earendil-works/pi-agent-core";
 import type { Message, Model } from "@earendil-works/pi-ai";
-import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { streamSimple as streamAnthropic } from "@earendil-works/pi-ai/api/anthropic-messages";
 import { streamSimple as streamOpenAI } from "@earendil-works/pi-ai/api/openai-completions";
 import { startServer } from "./lab.ts";
 import type { SideResult } from "./observe.ts";
-import { piEndedByAbort, plainPi } from "./pi-plain.ts";
+import { piSideResult } from "./pi-plain.ts";
 import { MODEL_CONTEXT_WINDOW, MODEL_MAX_TOKENS, type Api, type Scenario } from "./scenarios.ts";
 import { neutralTools } from "./tools.ts";
 
@@ -80,13 +79,7 @@ export async function runPiAgent(scenario: Scenario, api: Api): Promise<SideResu
     });
     await current.prompt(scenario.prompt);
     const history = current.state.messages.filter((m) => m.role !== "system") as Message[];
-    if (piEndedByAbort(history)) events.push("abort");
-    return {
-      history: history.map(plainPi),
-      nextRequest: transformMessages([...history], model).map(plainPi),
-      requests: server.requests.length,
-      events,
-    };
+    return piSideResult(history, model, server.requests.length, events);
   } finally {
     await server.close();
   }
