@@ -4,7 +4,7 @@
  *   - 200 却不是事件流：回合层不重试；
  *   - 工具参数写到一半撞上 max_tokens：以 length 收场，从不重试，半截的调用不执行。
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
@@ -12,18 +12,9 @@ import { runWithRetry } from "../src/retry/turn-retry.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { HarnessEvent, StreamFn } from "../src/types.js";
 import { CALC, KEY } from "./helpers/providers.js";
-import { sendSse, startRawServer, type RawHandler, type RawServer } from "./helpers/raw-server.js";
+import { rawServers, sendSse } from "./helpers/raw-server.js";
 
-const servers: RawServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler: RawHandler): Promise<RawServer> {
-  const server = await startRawServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = rawServers();
 
 async function runOnce(streamFn: StreamFn): Promise<HarnessEvent[]> {
   const events: HarnessEvent[] = [];

@@ -3,7 +3,7 @@
  * 重定向不带走密钥、带查询串的 baseUrl、200 却不是事件流、工具参数写到一半撞上 max_tokens、思考模型。
  * 服务器用 helpers/raw-server.ts 手造，每个测试自己决定它回什么。
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { buildAnthropicRequest, createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { describeProvider } from "../src/providers/index.js";
@@ -12,18 +12,9 @@ import { joinUrl, redactSecrets } from "../src/providers/url.js";
 import { renderEvents } from "../src/render.js";
 import type { AssistantMessage, Context, HarnessEvent, StreamEvent, StreamFn } from "../src/types.js";
 import { CALC, collect, HELLO, KEY } from "./helpers/providers.js";
-import { sendSse, startRawServer, type RawHandler, type RawServer } from "./helpers/raw-server.js";
+import { rawServers, sendSse } from "./helpers/raw-server.js";
 
-const servers: RawServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler: RawHandler): Promise<RawServer> {
-  const server = await startRawServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = rawServers();
 
 const openaiChunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
   data: { choices: [{ index: 0, delta, finish_reason: finish }] },

@@ -4,6 +4,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
 
 export interface RawRequest {
   method: string;
@@ -44,6 +45,19 @@ export async function startRawServer(handler: RawHandler): Promise<RawServer> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** 在测试文件顶层调用：返回 serve(handler)，它起的服务器在每个测试结束后关掉。 */
+export function rawServers(): (handler: RawHandler) => Promise<RawServer> {
+  const servers: RawServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startRawServer(handler);
+    servers.push(server);
+    return server;
   };
 }
 
