@@ -13,6 +13,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+import { cachedFile, esbuild } from "./ts-loader/cache.mjs";
+
 /** 本步骤的根目录。 */
 export const stepRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -106,41 +108,17 @@ export function scriptArgs(cwd: string, script: string, args: string[]): string[
 
 /** 把 entry 连同它 import 的一切（含本地脚本服务器）打成一个 .mjs，返回缓存里那个文件。 */
 function bundled(entry: string): string {
-  const esbuild = createRequire(createRequire(import.meta.url).resolve("tsx"))("esbuild") as Esbuild;
-  const hash = createHash("sha256").update(esbuild.version).update(path.basename(entry));
+  const hash = createHash("sha256").update(esbuild().version).update(path.basename(entry));
   for (const dir of [path.dirname(entry), path.resolve(stepRoot, "..", "..", "scripted-provider", "src")]) {
     for (const name of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
       const file = path.join(dir, name);
       if (name.endsWith(".ts") && fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
     }
   }
-  const cached = path.join(os.tmpdir(), "mini-agent-harness-bundles", `${hash.digest("hex")}.mjs`);
-  if (fs.existsSync(cached)) return cached;
-  const [output] = esbuild.buildSync({
-    entryPoints: [entry],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    write: false,
-    logLevel: "error",
-  }).outputFiles;
-  // 先写临时文件再改名：几份测试同时打包，也不会有人读到半截
-  fs.mkdirSync(path.dirname(cached), { recursive: true });
-  const temp = `${cached}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, output!.contents);
-  try {
-    fs.renameSync(temp, cached);
-  } catch {
-    fs.rmSync(temp, { force: true }); // Windows 上别人正读着同一个文件：内容一样，丢掉自己这份
-  }
-  return cached;
-}
-
-/** 用到的那一点 esbuild API（它是 tsx 的依赖，随 tsx 一起装好）。 */
-interface Esbuild {
-  version: string;
-  buildSync(options: Record<string, unknown>): { outputFiles: Array<{ contents: Uint8Array }> };
+  return cachedFile("bundles", `${hash.digest("hex")}.mjs`, () => {
+    const options = { entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "error" };
+    return esbuild().buildSync(options).outputFiles[0]!.contents;
+  });
 }
 
 /** 运行 cwd 下的一个 .ts 脚本（怎么运行见 scriptArgs），收集输出。超时则杀掉进程并让测试失败。 */
