@@ -14,14 +14,18 @@
  *   - 第一行就不像会话条目的文件（比如一份笔记）原样拒绝，一个字节都不改；
  *   - 开头的 UTF-8 BOM（有些编辑器会加）跳过；
  *   - 每一行都检查形状（session-entry.ts），错了指出文件与行号；
- *   - 同一时刻只有一个进程写（session-lock.ts）。
+ *   - 同一时刻只有一个进程写（session-lock.ts）；
+ *   - 按字节逐行读、每行有上限，不是普通文件（FIFO、设备）不读（session-lines.ts）；
+ *   - 写不进去（磁盘满、只读）时说一句、停止保存，对话照常；写之前核对这一行（session-write.ts）。
  */
 
 import fs from "node:fs";
 import path from "node:path";
 
 import { entryProblem } from "./session-entry.js";
+import { MAX_LINE_BYTES, readLines } from "./session-lines.js";
 import { lockSession, unlockSession } from "./session-lock.js";
+import { checkWritable, entryLine, ioReason } from "./session-write.js";
 import type { HarnessEvent, Message } from "./types.js";
 
 export interface SessionEntry {
@@ -58,6 +62,10 @@ export interface LoadedSession {
 export class Session {
   /** 这个对象是否已经为文件加了锁。新会话在第一次写入时才加。 */
   private locked = false;
+  /** 写入失败过：之后的消息都不再写，文件停在最后一条完整的消息上，parentId 链不会断。 */
+  private unsaved = false;
+  /** 写入失败时说的那句话交给谁（测试里换成收集起来）。 */
+  warn: (line: string) => void = (line) => console.error(line);
 
   private constructor(
     /** 会话文件的绝对路径。 */
@@ -65,24 +73,27 @@ export class Session {
     /** 恢复出的消息，按时间顺序。 */
     private readonly restored: Message[],
     private lastId: string | null,
-    private nextNumber: number,
+    private nextNumber: bigint,
+    private readonly maxLineBytes: number,
   ) {}
 
   /**
    * 新建一个会话。文件等到第一条消息时才创建：只打开、没说话就退出，
    * 不会留下一个空文件让下次 --continue 误选。同名的旧文件会被替换。
    */
-  static create(file: string): Session {
+  static create(file: string, maxLineBytes = MAX_LINE_BYTES): Session {
+    checkWritable(path.dirname(file)); // 写不进去的目录现在就说，不等到第一次写入
     fs.rmSync(file, { force: true });
-    return new Session(file, [], null, 1);
+    return new Session(file, [], null, 1n, maxLineBytes);
   }
 
   /** 打开已有的会话文件：先加锁，再读出全部条目，沿 parentId 还原消息链，最后修补末尾。 */
-  static open(file: string, warnings: SessionWarnings = []): Session {
+  static open(file: string, warnings: SessionWarnings = [], maxLineBytes = MAX_LINE_BYTES): Session {
+    checkWritable(path.dirname(file), file);
     lockSession(file, path.basename(file));
     let loaded: LoadedSession;
     try {
-      loaded = loadSession(file, warnings);
+      loaded = loadSession(file, warnings, maxLineBytes);
     } catch (error) {
       unlockSession(file);
       throw error;
@@ -91,10 +102,9 @@ export class Session {
     // 修补只发生在确认它是会话文件之后：截掉崩溃时写了一半的行，或补上结尾的换行，之后的追加才不会接在半行后面。
     if (repair && "truncateAt" in repair) fs.truncateSync(file, repair.truncateAt);
     else if (repair) fs.appendFileSync(file, "\n");
-    // 新条目的编号接着文件里最大的那个往下排（不用展开运算符：十万个参数会撑爆调用栈）。
-    const maxNumber = entries.reduce((max, entry) => Math.max(max, Number(entry.id.slice(1)) || 0), 0);
+    // 新条目的编号接着文件里最大的那个往下排（largestNumber）。
     const last = entries.at(-1);
-    const session = new Session(file, messages, last ? last.id : null, maxNumber + 1);
+    const session = new Session(file, messages, last ? last.id : null, largestNumber(entries) + 1n, maxLineBytes);
     session.locked = true;
     return session;
   }
@@ -115,13 +125,25 @@ export class Session {
     return [...this.restored];
   }
 
-  /** 追加一条消息。同步写入：函数返回时这一行已经交给了操作系统。 */
+  /**
+   * 追加一条消息。同步写入：函数返回时这一行已经交给了操作系统。
+   * 写不进去（磁盘满、只读、这一行对不上）不抛出：说一句哪条起没有保存，之后不再写，对话照常进行。
+   */
   append(message: Message): void {
+    if (this.unsaved) return;
     const entry: SessionEntry = { type: "message", id: `e${this.nextNumber}`, parentId: this.lastId, message };
-    if (!this.locked) this.lockOnFirstWrite();
-    fs.appendFileSync(this.file, JSON.stringify(entry) + "\n");
+    try {
+      const line = entryLine(entry, this.maxLineBytes);
+      if (!this.locked) this.lockOnFirstWrite();
+      fs.appendFileSync(this.file, line);
+    } catch (error) {
+      // 写了半行也不要紧：下次打开时它是「不完整的最后一行」，照常截掉
+      this.unsaved = true;
+      this.warn(`[会话未保存] ${path.basename(this.file)}：${ioReason(error)}。从${described(message)}起，这次对话的消息只显示在屏幕上、没有保存；已经保存的部分下次照常能打开`);
+      return;
+    }
     this.lastId = entry.id;
-    this.nextNumber += 1;
+    this.nextNumber += 1n;
   }
 
   /**
@@ -152,38 +174,29 @@ export class Session {
 /**
  * 只读地加载一个会话文件：解析、检查每一行、沿 parentId 还原消息链。不加锁，也不改文件，
  * 所以查看器之类的程序可以放心调用；要接着写，用 Session.open。
- * 文件不像会话、或中间有坏行时抛出一句说明，指出文件与行号。
+ * 文件不像会话、或中间有坏行时抛出一句说明，指出文件与行号。maxLineBytes 是每行的上限。
  */
-export function loadSession(file: string, warnings: SessionWarnings = []): LoadedSession {
-  const { entries, repair } = readEntries(file, warnings);
+export function loadSession(file: string, warnings: SessionWarnings = [], maxLineBytes = MAX_LINE_BYTES): LoadedSession {
+  const { entries, repair } = readEntries(file, warnings, maxLineBytes);
   const chain = walkBack(entries, path.basename(file)).filter((entry) => entry.type === "message");
   const loaded: LoadedSession = { entries, messages: chain.map((entry) => entry.message as Message) };
   if (repair) loaded.repair = repair;
   return loaded;
 }
 
-/** UTF-8 的 BOM：有些编辑器保存时会在文件开头加上这三个字节。 */
-const BOM = [0xef, 0xbb, 0xbf];
-
 /**
- * 逐行解析。行的内容来自一次整体解码，行的起点按字节记：截断半行时要的是字节位置，
- * 而解码后的字符串里，一个非法字节会变成三个字节的替换字符，字符数折算不回字节数。
- * （换行字节 0x0A 在 UTF-8 里不会出现在多字节字符内部，解码也不会吞掉它，所以两边的行一一对应。）
+ * 逐行解析（readLines 按字节切行，行的起点是字节位置：截断半行时要的正是它）。
  * 最后一行不完整（崩溃时写到一半）：记下从哪个字节截掉并报告；中间的坏行直接报错。
  */
-function readEntries(file: string, warnings: SessionWarnings): Pick<LoadedSession, "entries" | "repair"> {
+function readEntries(file: string, warnings: SessionWarnings, maxLineBytes: number): Pick<LoadedSession, "entries" | "repair"> {
   const name = path.basename(file);
-  const bytes = fs.readFileSync(file);
-  const bomLength = BOM.every((byte, index) => bytes[index] === byte) ? BOM.length : 0;
-  const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(bomLength)).split("\n");
   const entries: RawEntry[] = [];
   const lineOfId = new Map<string, number>();
-  let next = bomLength; // 下一行第一个字节的位置
-  for (const [index, line] of lines.entries()) {
-    const lineNumber = index + 1;
-    const lineStart = next;
-    const newline = bytes.indexOf(0x0a, lineStart);
-    next = newline + 1;
+  let endsWithNewline = true;
+  for (const { number: lineNumber, start, text, ended } of readLines(file, maxLineBytes)) {
+    endsWithNewline = ended;
+    // 开头的 UTF-8 BOM（有些编辑器保存时会加）跳过
+    const line = lineNumber === 1 && text.startsWith("\uFEFF") ? text.slice(1) : text;
     if (line.trim() === "") continue;
     let parsed: unknown;
     try {
@@ -191,10 +204,10 @@ function readEntries(file: string, warnings: SessionWarnings): Pick<LoadedSessio
     } catch (error) {
       // 第一条就不是会话条目：这多半不是会话文件，原样拒绝，绝不截断
       if (entries.length === 0) throw notASession(name, lineNumber);
-      if (newline === -1) {
+      if (!ended) {
         // 没有换行结尾的最后一行：上次写到一半就崩了。由 Session.open 从这一行的第一个字节截掉。
         warnings.push(`会话文件 ${name} 第 ${lineNumber} 行不完整（上次可能写到一半时退出），已跳过`);
-        return { entries, repair: { truncateAt: lineStart } };
+        return { entries, repair: { truncateAt: start } };
       }
       throw new Error(`会话文件 ${name} 第 ${lineNumber} 行不是合法的 JSON：${(error as Error).message}`);
     }
@@ -212,7 +225,28 @@ function readEntries(file: string, warnings: SessionWarnings): Pick<LoadedSessio
     entries.push(entry);
   }
   // 最后一行完整、只是少了换行（比如被编辑器去掉了）：补上，否则下一次追加会接在同一行。
-  return entries.length > 0 && bytes.at(-1) !== 0x0a ? { entries, repair: { appendNewline: true } } : { entries };
+  return entries.length > 0 && !endsWithNewline ? { entries, repair: { appendNewline: true } } : { entries };
+}
+
+/**
+ * 文件里最大的 e<数字> 编号，新编号从它的下一个数起。用 BigInt：超过 2⁵³ 的数用 Number 加 1 会原地不动，
+ * 撞上已有的编号、成为自己的父条目。别的写法（e1e400、abc、e01）不参与：新编号是 e 加一个不带前导零的数，
+ * 不会与它们相同；超过 100 位的数也不参与，一个个往上数永远数不到它。
+ */
+function largestNumber(entries: RawEntry[]): bigint {
+  let largest = 0n;
+  for (const { id } of entries) {
+    if (!/^e[1-9]\d{0,99}$/.test(id)) continue;
+    const number = BigInt(id.slice(1));
+    if (number > largest) largest = number;
+  }
+  return largest;
+}
+
+/** 一条消息，简短地说给人听：「没有保存」时指出是从哪一条起。 */
+function described(message: Message): string {
+  if (message.role === "user") return `你说的「${message.content.length > 20 ? `${message.content.slice(0, 20)}…` : message.content}」`;
+  return message.role === "toolResult" ? `工具 ${message.toolName} 的结果` : "助手的回复";
 }
 
 /** 第一条内容就不是会话条目时的说明：明确告诉用户文件没有被动过。 */

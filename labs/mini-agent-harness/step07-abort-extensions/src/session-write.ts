@@ -1,0 +1,73 @@
+/**
+ * 往会话文件里写之前的两道检查，和写不进去时怎么说。
+ *
+ *   - 启动时就确认目录写得进去：只读的文件系统、没有权限、路径上是个文件而不是文件夹，
+ *     都在学习者开口之前说清楚，而不是等第一次写入时崩溃；
+ *   - 每一行写之前核对：它解析回来必须就是那条消息。扩展和我们在同一个进程里，
+ *     它改了 Object.prototype.toJSON，JSON.stringify 就会把每条消息写成 {}；宁可不写，也不写垃圾；
+ *   - 一行不能超过读取时的上限（session-lines.ts），否则写得进去、下次却打不开。
+ */
+
+import fs from "node:fs";
+import path from "node:path";
+
+/** 操作系统的错误码，说成人话。 */
+const REASONS: Record<string, string> = {
+  ENOSPC: "磁盘已满",
+  EDQUOT: "超出了磁盘配额",
+  EROFS: "只读的文件系统",
+  EACCES: "没有写入权限",
+  EPERM: "操作系统不允许写入",
+  EEXIST: "路径上有一个同名的文件，不是文件夹",
+  ENOTDIR: "路径上有一个同名的文件，不是文件夹",
+  EIO: "磁盘读写出错",
+};
+
+/** 一个写入错误的原因：认识的错误码说成人话并附上错误码，别的原样转述。 */
+export function ioReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code && Object.hasOwn(REASONS, code)) return `${REASONS[code]}（${code}）`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** 确认 dir（以及已有的 file）写得进去；否则抛出一句说明。目录不存在就建出来。 */
+export function checkWritable(dir: string, file?: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    // root 不受权限位限制，但只读的文件系统照样拒绝它
+    fs.accessSync(dir, fs.constants.W_OK);
+    if (file) fs.accessSync(file, fs.constants.W_OK);
+  } catch (error) {
+    throw new Error(`会话无法保存在 ${path.basename(dir)}/：${ioReason(error)}`);
+  }
+}
+
+/** 把一个条目写成一行（带换行）。解析回来与原值不同、或超过每行的上限时抛出一句说明。 */
+export function entryLine(entry: object, maxLineBytes: number): string {
+  const line = JSON.stringify(entry);
+  if (typeof line !== "string" || !sameAsJson(JSON.parse(line), entry)) {
+    throw new Error("写出的一行与消息对不上（可能有扩展改动了 JSON 的行为，例如设置了 Object.prototype.toJSON），为了不写入错误的数据，拒绝写入");
+  }
+  const bytes = Buffer.byteLength(line);
+  if (bytes > maxLineBytes) throw new Error(`这条消息写成一行有 ${bytes} 字节，超过每行 ${maxLineBytes} 字节的上限（写进去下次就打不开）`);
+  return line + "\n";
+}
+
+/**
+ * parsed（JSON.parse 的结果）是不是 original 按 JSON 的规矩写出再读回的样子：
+ * 值为 undefined 或函数的字段本来就会丢掉，NaN 与 Infinity 本来就写成 null。
+ * 只看自己的字段，不调用任何 toJSON：这里不能相信可能被改过的东西。
+ */
+function sameAsJson(parsed: unknown, original: unknown): boolean {
+  if (typeof original === "number" && !Number.isFinite(original)) return parsed === null;
+  if (typeof original !== "object" || original === null) return parsed === original;
+  if (Array.isArray(original)) {
+    if (!Array.isArray(parsed) || parsed.length !== original.length) return false;
+    return original.every((value, index) => sameAsJson(parsed[index], value ?? null)); // 数组里的 undefined 写成 null
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return false;
+  const fields = original as Record<string, unknown>;
+  const kept = Object.keys(fields).filter((key) => fields[key] !== undefined && typeof fields[key] !== "function");
+  if (Object.keys(parsed).length !== kept.length) return false;
+  return kept.every((key) => Object.hasOwn(parsed, key) && sameAsJson((parsed as Record<string, unknown>)[key], fields[key]));
+}
