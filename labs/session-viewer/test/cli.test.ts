@@ -32,6 +32,11 @@ describe("npm run view", { timeout: 120_000 }, () => {
     expect(result.stdout).toContain("消息 6，轮次 3，已取消 1");
     expect(result.stdout.trim().split("\n").at(-1)).toBe(out);
     expect(fs.readFileSync(out, "utf8")).toMatch(/^<!DOCTYPE html>/);
+    // 页面不许加载外部字体，中文全靠系统字体：macOS、Windows、Linux 各自自带的那几种都点了名
+    const fontStack = /font: 15px\/1\.6 ([^;]+);/.exec(fs.readFileSync(out, "utf8"))?.[1] ?? "";
+    for (const font of ["PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei"]) {
+      expect(fontStack).toContain(`"${font}"`);
+    }
   });
 
   it("半行尾巴与不认识的条目：警告与步骤的加载函数一字不差，会话文件的字节和修改时间都不变", async () => {

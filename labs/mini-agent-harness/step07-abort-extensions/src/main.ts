@@ -4,7 +4,7 @@
  * 用法：npm start -- [--continue | --session <文件>] [--extension <文件>]...
  *   --continue           恢复 .sessions/ 里最近的一次会话
  *   --session <文件>     打开指定的会话文件
- *   --extension <文件>   加载一个扩展，可以给多次；路径相对于项目根目录
+ *   --extension <文件>   加载一个扩展，可以给多次；路径相对于本步骤目录
  * Ctrl+C：正在回复时只取消这一轮，空闲时退出；Ctrl+D 或 /exit：结束输入并退出。
  */
 
@@ -162,6 +162,8 @@ function newSessionName(): string {
 
 /** 加载失败的原因：最常见的「文件不存在」说成人话，其余原样转述。 */
 function describeLoadError(file: string, error: unknown): string {
-  if (!fs.existsSync(path.resolve(projectRoot, file))) return "找不到这个文件（路径相对于项目根目录）";
+  // 说出解析后的绝对路径：学习者一眼就能看出路径是从哪个目录算起的
+  const absolute = path.resolve(projectRoot, file);
+  if (!fs.existsSync(absolute)) return `找不到 ${absolute}（--extension 的路径相对于步骤目录 ${path.basename(projectRoot)}/，不是仓库根目录）`;
   return error instanceof Error ? error.message : String(error);
 }

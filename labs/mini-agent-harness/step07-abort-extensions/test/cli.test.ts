@@ -106,7 +106,9 @@ describe("扩展", () => {
       "把 mini agent harness 转成大写\n",
     );
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("加载扩展失败 missing.ts：找不到这个文件（路径相对于项目根目录）");
+    // 说出解析后的绝对路径，并点明路径从步骤目录算起（不是仓库根目录）
+    const missing = path.join(fs.realpathSync(sandbox), "missing.ts");
+    expect(result.stderr).toContain(`加载扩展失败 missing.ts：找不到 ${missing}（--extension 的路径相对于步骤目录 ${path.basename(fs.realpathSync(sandbox))}/，不是仓库根目录）`);
     expect(result.stderr).toContain("加载扩展失败 extensions/no-default.ts：扩展");
     expect(result.stderr).toContain("必须默认导出一个函数");
     expect(result.stdout).toContain("可用工具：calc、read_file、upper");

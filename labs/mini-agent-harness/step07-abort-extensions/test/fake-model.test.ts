@@ -1,4 +1,5 @@
 import { getEventListeners } from "node:events";
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 
 import { createFakeModel, tokenize } from "../src/fake-model.js";
@@ -90,5 +91,20 @@ describe("FakeModel", () => {
       await collect(createFakeModel({ rules, delayMs: 1 })(say("x"), { signal: controller.signal }));
     }
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+});
+
+describe("交互模式里的「说个长的」", () => {
+  it("按假模型自己的排期要吐 3 秒以上，来得及在吐字时按 Ctrl+C", async () => {
+    // main.ts 给假模型的节奏（每个 token 的间隔）
+    const main = fs.readFileSync(new URL("../src/main.ts", import.meta.url), "utf8");
+    const delayMs = Number(/createFakeModel\(\{ delayMs: (\d+) \}\)/.exec(main)?.[1]);
+    expect(delayMs).toBeGreaterThan(0);
+    // 排期：第 i 个 token（从 0 数）定在起点后 (i + 1) × delayMs，最后一个 token 在「token 数 × delayMs」处
+    const { deltas, done } = await collect(createFakeModel()(say("说个长的")));
+    expect(deltas.length * delayMs).toBeGreaterThanOrEqual(3000);
+    // 开头仍是书里印的那句：demo 第 700 毫秒取消时留下的「这是一段很长」不变
+    expect(deltas.slice(0, 3).join("")).toBe("这是一段很长");
+    expect(done.content).toEqual([{ type: "text", text: expect.stringMatching(/^这是一段很长的回复，我会一个 token 一个 token 地慢慢吐出来/) }]);
   });
 });

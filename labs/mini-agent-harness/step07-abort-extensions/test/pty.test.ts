@@ -69,8 +69,8 @@ describe.skipIf(!python)("伪终端里的 Ctrl+C 与 Ctrl+D", () => {
     expect(report.exitCode).toBe(0);
     // 半句话、[已取消]、空行、新的提示符，最后是再见。
     expect(report.transcript).toMatch(/助手> 这是[^\n]*\n\[已取消\]\n\n你> \n再见。/);
-    const full = "这是一段很长的回复，我会一个 token 一个 token 地慢慢吐出来，好让你看清流式输出是怎么回事。";
-    expect(report.transcript).not.toContain(full);
+    // 回复的最后一句（src/rules.ts 的 longReply）没有出现：这一轮确实停在了中途
+    expect(report.transcript).not.toContain("下次恢复时还能看到。");
   });
 
   it.concurrent("回复途中按 Ctrl+D：这一轮照常说完，随后正常退出（不会卡住）", async (test) => {

@@ -3,6 +3,7 @@
  * 我们的请求构造器编出的请求体，它还原得回来；step07 的那些剧本对话，走真实 HTTP（两种协议）得到的消息与 FakeModel 一样。
  */
 
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -99,4 +100,16 @@ describe("step07 的剧本对话走真实 HTTP：两种协议得到的消息与 
     }
   });
 
+  it("交互模式里的「说个长的」按服务器自己的节奏要吐 3 秒以上，来得及在吐字时按 Ctrl+C", async () => {
+    // main.ts 让本地服务器每发一个事件之前等多久
+    const main = fs.readFileSync(path.join(stepRoot, "src", "main.ts"), "utf8");
+    const chunkDelayMs = Number(/startLocalProvider\(\{ chunkDelayMs: (\d+) \}\)/.exec(main)?.[1]);
+    expect(chunkDelayMs).toBeGreaterThan(0);
+    // 每个文字增量都是一个单独的事件，前面各有一次等待：吐完至少要「增量数 × chunkDelayMs」
+    for (const api of ["openai", "anthropic"]) {
+      let deltas = 0;
+      for await (const event of streams[api]!({ messages: [{ role: "user", content: "说个长的" }] })) if (event.type === "text_delta") deltas++;
+      expect(deltas * chunkDelayMs, `${api} 协议`).toBeGreaterThanOrEqual(3000);
+    }
+  });
 });

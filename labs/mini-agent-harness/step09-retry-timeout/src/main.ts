@@ -5,7 +5,7 @@
  *                    [--retries <次数>] [--model-timeout <毫秒>] [--tool-timeout <毫秒>]
  *   --continue             恢复 .sessions/ 里最近的一次会话
  *   --session <文件>       打开指定的会话文件
- *   --extension <文件>     加载一个扩展，可以给多次；路径相对于项目根目录
+ *   --extension <文件>     加载一个扩展，可以给多次；路径相对于本步骤目录
  *   --retries <次数>       回合层最多自动重试几次（默认 3，等 2 s、4 s、8 s；0 = 不重试）
  *   --model-timeout <毫秒> 每次模型调用的总时限（默认 120000；0 = 不限时）
  *   --tool-timeout <毫秒>  每次工具调用的时限（默认 30000；0 = 不限时）
@@ -226,6 +226,8 @@ function newSessionName(): string {
 
 /** 加载失败的原因：最常见的「文件不存在」说成人话，其余原样转述。 */
 function describeLoadError(file: string, error: unknown): string {
-  if (!fs.existsSync(path.resolve(projectRoot, file))) return "找不到这个文件（路径相对于项目根目录）";
+  // 说出解析后的绝对路径：学习者一眼就能看出路径是从哪个目录算起的
+  const absolute = path.resolve(projectRoot, file);
+  if (!fs.existsSync(absolute)) return `找不到 ${absolute}（--extension 的路径相对于步骤目录 ${path.basename(projectRoot)}/，不是仓库根目录）`;
   return error instanceof Error ? error.message : String(error);
 }

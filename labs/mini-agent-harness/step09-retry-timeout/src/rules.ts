@@ -16,7 +16,7 @@ export const RULES: Rule[] = [
   { on: "我叫什么", reply: (context) => recallName(context) },
   { on: "我叫", reply: (context) => `你好，${after(lastText(context), "我叫")}！我记住了。` },
   // ── 流式：一段慢慢吐出来的长回复；一次中途失败的回复 ──
-  { on: "说个长的", reply: "这是一段很长的回复，我会一个 token 一个 token 地慢慢吐出来，好让你看清流式输出是怎么回事。" },
+  { on: "说个长的", reply: longReply },
   { on: "出个错", reply: "好的，我这就开始回答", error: "模拟的模型服务错误：连接被对方重置" },
   // ── 工具：upper 由扩展 extensions/logger.ts 注册，内置工具里没有它 ──
   {
@@ -118,4 +118,17 @@ function answerFromTool(context: Context, prefix: string, suffix: string): strin
   if (last?.role !== "toolResult") return "没有拿到工具结果。";
   if (last.isError) return `工具出错了：${last.content}`;
   return `${prefix}${last.content.split("\n")[0] ?? ""}${suffix}`;
+}
+
+/**
+ * 「说个长的」的回复。交互模式每 40 毫秒吐一段，这段要吐 3 秒以上，才来得及在吐字时按下 Ctrl+C。
+ * 开头那句是书里印的；demo 吐出开头几个字就取消，所以加长它不改变 demo 的输出。
+ */
+function longReply(): string {
+  return [
+    "这是一段很长的回复，我会一个 token 一个 token 地慢慢吐出来，好让你看清流式输出是怎么回事。",
+    "趁我还在往外吐字，按一下 Ctrl+C 试试：这一轮会马上停下，屏幕上留下半句话和 [已取消]，",
+    "然后重新出现「你> 」提示符，进程还活着，可以接着说下一句。",
+    "被打断的半句话不会丢：它照样进了上下文，也写进了会话文件，下次恢复时还能看到。",
+  ].join("");
 }

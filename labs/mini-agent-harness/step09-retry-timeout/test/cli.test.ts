@@ -103,7 +103,7 @@ describe.concurrent("指向一个真实格式的模型服务（测试服务器�
     expect(result.stdout).toContain('助手> 好的，我来转换。\n[工具调用] upper {"text":"hello world"}\n  [扩展] 第 1 次工具调用：upper\n[工具结果] upper → HELLO WORLD');
     expect(result.stdout).toContain("助手> 转好了：HELLO WORLD\n[第 2 轮结束]");
     expect(result.stdout).toContain("[错误] HTTP 401：invalid_request_error：Incorrect API key provided: ***.");
-    expect(result.stderr).toContain("加载扩展失败 missing.ts：找不到这个文件"); // step07 的行为照旧
+    expect(result.stderr).toContain(`加载扩展失败 missing.ts：找不到 ${path.join(fs.realpathSync(dir), "missing.ts")}（`); // step07 的行为照旧
 
     // 服务器按 KEY 检查过每个请求（不对会回 401），记录里只剩抹掉的值
     expect(server.requests.map((r) => r.headers.authorization)).toEqual(["Bearer ***", "Bearer ***", "Bearer ***"]);

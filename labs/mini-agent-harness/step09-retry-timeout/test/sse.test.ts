@@ -67,6 +67,13 @@ describe("SseParser", () => {
     expect(parse(": ping\n:\ndata:a\ndata: b\ndata:  c\n\n")).toEqual([msg("a\nb\n c")]);
   });
 
+  it("冒号后没有空格的单行事件（data:x 紧跟空行）：值一个字符也不少", () => {
+    // 最常见的形状：一行 data 加一个空行。少取或多去一个字符，这里都会失败
+    expect(parse("data:x\n\n")).toEqual([msg("x")]);
+    expect(parse("data:x\r\n\r\n", "data:yz\r\rdata:\n\n")).toEqual([msg("x"), msg("yz"), msg("")]);
+    expect(parseBytewise("event:e\ndata:x\n\n")).toEqual([msg("x", "e")]);
+  });
+
   it("没有冒号的行：整行是字段名，值为空", () => {
     expect(parse("data\n\n")).toEqual([msg("")]);
     expect(parse("data\ndata\n\n")).toEqual([msg("\n")]);
