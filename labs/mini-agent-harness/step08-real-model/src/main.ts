@@ -160,12 +160,16 @@ console.log("\n再见。");
 rl.close();
 // 本地服务器还在监听：不关掉它，进程就不会自己结束。
 await local?.close();
+// 扩展可能留下了还在跑的定时器（setInterval、永远不结束的工厂）：学习者离开了，进程就该结束。
+// 等标准输出写完再退出：管道在有的系统上是异步写的，直接 exit 可能丢掉最后几行。
+process.stdout.write("", () => process.exit());
 
 // ── 辅助函数 ───────────────────────────────────────────────────
 
 /** 取参数后面跟着的值；缺了就报用法错误。 */
 function valueOf(flag: string, value: string | undefined): string {
-  if (value === undefined || value.startsWith("--")) usageError(`${flag} 后面需要一个文件路径`);
+  // 空串也算缺值：--session "" 会悄悄新建会话，--extension "" 会去 import 项目目录
+  if (!value || value.startsWith("--")) usageError(`${flag} 后面需要一个文件路径`);
   return value;
 }
 
