@@ -21,7 +21,7 @@ import { runAgentLoop } from "./agent-loop.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { startLocalProvider } from "./local-provider.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
-import { renderEvents } from "./render.js";
+import { renderEvents, visible } from "./render.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
@@ -90,8 +90,8 @@ const streamFn = createProviderStream(config);
 console.log("Mini Agent Harness · step08 real-model");
 // 只说连的是谁，绝不打印密钥；本地服务器的端口每次都不同，也不打印。
 console.log(local ? "（未配置 API Key：使用本地脚本化的模型服务，离线运行）" : describeProvider(config));
-console.log(`可用工具：${tools.names().join("、")}`);
-if (host.loaded.length > 0) console.log(`已加载扩展：${host.loaded.join("、")}`);
+console.log(`可用工具：${visible(tools.names().join("、"))}`);
+if (host.loaded.length > 0) console.log(`已加载扩展：${visible(host.loaded.join("、"))}`);
 const sessionName = path.relative(projectRoot, session.file).split(path.sep).join("/");
 const restored = context.messages.length;
 console.log(restored > 0 ? `已恢复会话 ${sessionName}：${restored} 条消息` : `新会话：${sessionName}`);
@@ -188,5 +188,5 @@ function newSessionName(): string {
 /** 加载失败的原因：最常见的「文件不存在」说成人话，其余原样转述。 */
 function describeLoadError(file: string, error: unknown): string {
   if (!fs.existsSync(path.resolve(projectRoot, file))) return "找不到这个文件（路径相对于项目根目录）";
-  return error instanceof Error ? error.message : String(error);
+  return visible(error instanceof Error ? error.message : String(error));
 }
