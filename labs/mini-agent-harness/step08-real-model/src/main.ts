@@ -21,7 +21,7 @@ import { runAgentLoop } from "./agent-loop.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { startLocalProvider } from "./local-provider.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
-import { renderEvents } from "./render.js";
+import { renderEvents, visible } from "./render.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
@@ -90,8 +90,8 @@ const streamFn = createProviderStream(config);
 console.log("Mini Agent Harness · step08 real-model");
 // 只说连的是谁，绝不打印密钥；本地服务器的端口每次都不同，也不打印。
 console.log(local ? "（未配置 API Key：使用本地脚本化的模型服务，离线运行）" : describeProvider(config));
-console.log(`可用工具：${tools.names().join("、")}`);
-if (host.loaded.length > 0) console.log(`已加载扩展：${host.loaded.join("、")}`);
+console.log(`可用工具：${visible(tools.names().join("、"))}`);
+if (host.loaded.length > 0) console.log(`已加载扩展：${visible(host.loaded.join("、"))}`);
 const sessionName = path.relative(projectRoot, session.file).split(path.sep).join("/");
 const restored = context.messages.length;
 console.log(restored > 0 ? `已恢复会话 ${sessionName}：${restored} 条消息` : `新会话：${sessionName}`);
@@ -160,12 +160,16 @@ console.log("\n再见。");
 rl.close();
 // 本地服务器还在监听：不关掉它，进程就不会自己结束。
 await local?.close();
+// 扩展可能留下了还在跑的定时器（setInterval、永远不结束的工厂）：学习者离开了，进程就该结束。
+// 等标准输出写完再退出：管道在有的系统上是异步写的，直接 exit 可能丢掉最后几行。
+process.stdout.write("", () => process.exit());
 
 // ── 辅助函数 ───────────────────────────────────────────────────
 
 /** 取参数后面跟着的值；缺了就报用法错误。 */
 function valueOf(flag: string, value: string | undefined): string {
-  if (value === undefined || value.startsWith("--")) usageError(`${flag} 后面需要一个文件路径`);
+  // 空串也算缺值：--session "" 会悄悄新建会话，--extension "" 会去 import 项目目录
+  if (!value || value.startsWith("--")) usageError(`${flag} 后面需要一个文件路径`);
   return value;
 }
 
@@ -185,6 +189,6 @@ function newSessionName(): string {
 function describeLoadError(file: string, error: unknown): string {
   // 说出解析后的绝对路径：学习者一眼就能看出路径是从哪个目录算起的
   const absolute = path.resolve(projectRoot, file);
-  if (!fs.existsSync(absolute)) return `找不到 ${absolute}（--extension 的路径相对于步骤目录 ${path.basename(projectRoot)}/，不是仓库根目录）`;
-  return error instanceof Error ? error.message : String(error);
+  if (!fs.existsSync(absolute)) return visible(`找不到 ${absolute}（--extension 的路径相对于步骤目录 ${path.basename(projectRoot)}/，不是仓库根目录）`);
+  return visible(error instanceof Error ? error.message : String(error));
 }

@@ -53,3 +53,26 @@ describe("renderEvents", () => {
     expect(out).toBe("助手> 写到一半\n[提示] 回复达到长度上限，被截断了\n");
   });
 });
+
+describe("外来文字里的控制字符显示成看得见的写法（issue 22 第 9 条）", () => {
+  // 清屏、改窗口标题、C1 的 CSI（0x9b）、回车覆盖本行：原样写到终端就会真的生效
+  const HOSTILE = "\x1b[2J\x1b]0;pwned\x07\x9b31m\rX";
+  const SHOWN = "\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\x0dX";
+
+  it("模型文字、推理、工具调用、工具结果、错误信息：一个控制字符也不原样输出；换行、制表符与 \\r\\n 照常", async () => {
+    const out = await render([
+      { type: "text_delta", delta: `答${HOSTILE}` },
+      { type: "thinking_delta", delta: `想${HOSTILE}` },
+      { type: "text_delta", delta: "a\tb\r\nc" },
+      { type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: "1", name: `t${HOSTILE}`, arguments: { x: HOSTILE } }], stopReason: "error", errorMessage: `HTTP 500：${HOSTILE}` } },
+      { type: "message", message: { role: "toolResult", toolCallId: "1", toolName: `t${HOSTILE}`, content: HOSTILE } },
+    ]);
+    expect(out).not.toMatch(/[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]/);
+    expect(out).toContain(`助手> 答${SHOWN}`);
+    expect(out).toContain(`思考> 想${SHOWN}`);
+    expect(out).toContain("助手> a\tb\r\nc");
+    expect(out).toContain(`[工具调用] t${SHOWN} {"x":"\\u001b[2J\\u001b]0;pwned\\u0007\\x9b31m\\r`);
+    expect(out).toContain(`[错误] HTTP 500：${SHOWN}`);
+    expect(out).toContain(`[工具结果] t${SHOWN} → ${SHOWN}`);
+  });
+});

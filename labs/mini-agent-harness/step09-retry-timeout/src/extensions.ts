@@ -20,6 +20,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { copyForObserver, describeError, EXTENSION_LOAD_TIMEOUT_MS, toolProblem, withTimeLimit } from "./extension-checks.js";
+import { visible } from "./render.js";
 import type { ToolDefinition, ToolRegistry } from "./tools/types.js";
 import type { HarnessEvent } from "./types.js";
 
@@ -91,7 +92,7 @@ export class ExtensionHost implements ExtensionAPI {
 
 /** 观察者出错：一行 [扩展错误]；知道是哪个扩展就一起说出来。 */
 function reportObserverError(error: unknown, source: string | undefined): void {
-  console.error(`[扩展错误] ${describeError(error)}${source ? `（扩展 ${source}）` : ""}`);
+  console.error(visible(`[扩展错误] ${describeError(error)}${source ? `（扩展 ${source}）` : ""}`));
 }
 
 /**

@@ -6,7 +6,7 @@
  *   --continue             恢复 .sessions/ 里最近的一次会话
  *   --session <文件>       打开指定的会话文件
  *   --extension <文件>     加载一个扩展，可以给多次；路径相对于本步骤目录
- *   --retries <次数>       回合层最多自动重试几次（默认 3，等 2 s、4 s、8 s；0 = 不重试）
+ *   --retries <次数>       回合层最多自动重试几次（默认 3，等 2 s、4 s、8 s；0 = 不重试；最多 100）
  *   --model-timeout <毫秒> 每次模型调用的总时限（默认 120000；0 = 不限时）
  *   --tool-timeout <毫秒>  每次工具调用的时限（默认 30000；0 = 不限时）
  * Ctrl+C：正在回复（或正在等待重试）时只取消这一轮，空闲时退出；Ctrl+D 或 /exit：结束输入并退出。
@@ -26,8 +26,8 @@ import { DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS, withMo
 import { startLocalProvider } from "./local-provider.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
 import { showHttpRetryWait } from "./render-retry.js";
-import { renderEvents } from "./render.js";
-import { DEFAULT_MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
+import { renderEvents, visible } from "./render.js";
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
@@ -51,7 +51,7 @@ for (let i = 0; i < args.length; i++) {
     // 可以给多次：每个 --extension 后面跟一个扩展文件。
     extensionFiles.push(valueOf(arg, args[++i]));
   } else if (arg === "--retries") {
-    maxRetries = countOf(arg, args[++i]);
+    maxRetries = countOf(arg, args[++i], MAX_RETRIES);
   } else if (arg === "--model-timeout") {
     modelTimeoutMs = timeoutOf(arg, args[++i]);
   } else if (arg === "--tool-timeout") {
@@ -107,8 +107,8 @@ const streamFn = withModelTimeout(createProviderStream({ ...config, onRetryWait:
 console.log("Mini Agent Harness · step09 retry-timeout");
 // 只说连的是谁，绝不打印密钥；本地服务器的端口每次都不同，也不打印。
 console.log(local ? "（未配置 API Key：使用本地脚本化的模型服务，离线运行）" : describeProvider(config));
-console.log(`可用工具：${tools.names().join("、")}`);
-if (host.loaded.length > 0) console.log(`已加载扩展：${host.loaded.join("、")}`);
+console.log(`可用工具：${visible(tools.names().join("、"))}`);
+if (host.loaded.length > 0) console.log(`已加载扩展：${visible(host.loaded.join("、"))}`);
 console.log(`重试：最多 ${maxRetries} 次；模型超时：${describeTimeout(modelTimeoutMs)}；工具超时：${describeTimeout(toolTimeoutMs)}`);
 const sessionName = path.relative(projectRoot, session.file).split(path.sep).join("/");
 const restored = context.messages.length;
@@ -181,20 +181,25 @@ console.log("\n再见。");
 rl.close();
 // 本地服务器还在监听：不关掉它，进程就不会自己结束。
 await local?.close();
+// 扩展可能留下了还在跑的定时器（setInterval、永远不结束的工厂）：学习者离开了，进程就该结束。
+// 等标准输出写完再退出：管道在有的系统上是异步写的，直接 exit 可能丢掉最后几行。
+process.stdout.write("", () => process.exit());
 
 // ── 辅助函数 ───────────────────────────────────────────────────
 
 /** 取参数后面跟着的值；缺了就报用法错误。 */
 function valueOf(flag: string, value: string | undefined): string {
-  if (value === undefined || value.startsWith("--")) usageError(`${flag} 后面需要一个文件路径`);
+  // 空串也算缺值：--session "" 会悄悄新建会话，--extension "" 会去 import 项目目录
+  if (!value || value.startsWith("--")) usageError(`${flag} 后面需要一个文件路径`);
   return value;
 }
 
-/** 取参数后面跟着的非负整数（次数或毫秒）；不是就报用法错误。 */
-function countOf(flag: string, value: string | undefined): number {
+/** 取参数后面跟着的非负整数（次数或毫秒），不超过 max；不是就报用法错误。 */
+function countOf(flag: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined || value.startsWith("--")) usageError(`${flag} 后面需要一个非负整数`);
   // 只认十进制数字：Number("") 是 0、Number("1e3") 是 1000、Number("0x10") 是 16，都不该悄悄接受
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) usageError(`${flag} 后面需要一个非负整数，收到的是：${value}`);
+  if (Number(value) > max) usageError(`${flag} 最大是 ${max}，收到的是：${value}`);
   return Number(value);
 }
 
@@ -228,6 +233,6 @@ function newSessionName(): string {
 function describeLoadError(file: string, error: unknown): string {
   // 说出解析后的绝对路径：学习者一眼就能看出路径是从哪个目录算起的
   const absolute = path.resolve(projectRoot, file);
-  if (!fs.existsSync(absolute)) return `找不到 ${absolute}（--extension 的路径相对于步骤目录 ${path.basename(projectRoot)}/，不是仓库根目录）`;
-  return error instanceof Error ? error.message : String(error);
+  if (!fs.existsSync(absolute)) return visible(`找不到 ${absolute}（--extension 的路径相对于步骤目录 ${path.basename(projectRoot)}/，不是仓库根目录）`);
+  return visible(error instanceof Error ? error.message : String(error));
 }

@@ -13,6 +13,14 @@ const stdoutWrite: Write = (text) => {
   process.stdout.write(text);
 };
 
+/**
+ * 外来的文字（模型输出、工具结果、错误信息、扩展的名字）原样写到终端，里面的 ESC 序列就能清屏、改窗口标题。
+ * 显示之前把控制字符换成看得见的 \x1b 写法；换行、制表符与 \r\n 照常。会话文件里存的仍是原文。
+ */
+export function visible(text: string): string {
+  return text.replace(/\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
 /** 消费整条事件流，边收边显示。 */
 export async function renderEvents(
   events: AsyncIterable<HarnessEvent>,
@@ -40,7 +48,7 @@ export async function renderEvents(
     // 重试层的事件（step09）：各占一行；终端上，等待期间再加一行倒计时
     if (isRetryEvent(event)) {
       closeLine();
-      write(describeRetryEvent(event));
+      write(visible(describeRetryEvent(event))); // 错误原文来自服务器
       if (event.type === "auto_retry_start" && terminal) stopCountdown = showTurnRetryWait(event.delayMs, { write, isTTY: true });
       continue;
     }
@@ -54,7 +62,7 @@ export async function renderEvents(
           write("助手> ");
         }
         open = "text";
-        write(event.delta);
+        write(visible(event.delta));
         break;
       case "thinking_delta":
         if (open !== "thinking") {
@@ -68,7 +76,7 @@ export async function renderEvents(
           else if (part !== "") {
             if (thinkingBreak) write("\n思考> ");
             thinkingBreak = false;
-            write(part);
+            write(visible(part));
           }
         }
         break;
@@ -100,9 +108,9 @@ export async function renderEvents(
 function describeAssistant(message: AssistantMessage): string {
   let text = "";
   for (const part of message.content) {
-    if (part.type === "toolCall") text += `[工具调用] ${part.name} ${JSON.stringify(part.arguments)}\n`;
+    if (part.type === "toolCall") text += `[工具调用] ${visible(`${part.name} ${JSON.stringify(part.arguments)}`)}\n`;
   }
-  if (message.stopReason === "error") text += `[错误] ${message.errorMessage ?? "未知错误"}\n`;
+  if (message.stopReason === "error") text += `[错误] ${visible(message.errorMessage ?? "未知错误")}\n`;
   // step08：真实模型有输出上限（max_tokens），说到一半被截断时要让人知道这不是完整回答。
   if (message.stopReason === "length") text += "[提示] 回复达到长度上限，被截断了\n";
   return text;
@@ -112,5 +120,5 @@ function describeAssistant(message: AssistantMessage): string {
 function describeToolResult(result: ToolResultMessage): string {
   const lines = result.content.replace(/\n+$/, "").split("\n");
   const shown = lines.length > 1 ? `${lines[0]} …（共 ${lines.length} 行）` : result.content;
-  return `[工具结果] ${result.toolName} → ${shown}${result.isError ? "（出错）" : ""}\n`;
+  return `[工具结果] ${visible(`${result.toolName} → ${shown}`)}${result.isError ? "（出错）" : ""}\n`;
 }

@@ -26,12 +26,7 @@ export async function describeHttpError(response: Response): Promise<string> {
     await response.body?.cancel().catch(() => {});
     return `HTTP ${response.status}：${redirect}`;
   }
-  let text = "";
-  try {
-    text = await response.text();
-  } catch {
-    // 连错误正文都没读到：只报状态码
-  }
+  const { text, cut } = await readHead(response, MAX_ERROR_BODY_BYTES);
   let detail: string | undefined;
   try {
     detail = errorDetail(JSON.parse(text));
@@ -39,7 +34,30 @@ export async function describeHttpError(response: Response): Promise<string> {
     detail = undefined; // 不是 JSON（比如网关的 HTML 错误页）
   }
   detail ??= text.trim().slice(0, 200) || response.statusText;
-  return detail ? `HTTP ${response.status}：${detail}` : `HTTP ${response.status}`;
+  const note = cut ? `（错误正文超过 ${MAX_ERROR_BODY_BYTES / 1024} KB，只读了开头）` : "";
+  return detail ? `HTTP ${response.status}：${detail}${note}` : `HTTP ${response.status}${note}`;
+}
+
+/** 错误正文最多读这么多字节（解压之后算）：说明原因用不着更多，1 GB 的 gzip 炸弹也只花这么点内存。 */
+export const MAX_ERROR_BODY_BYTES = 16 * 1024;
+
+/** 读正文的开头，最多 limit 字节；读满（或读不下去）就停下并断开连接。cut：后面还有没读的。 */
+async function readHead(response: Response, limit: number): Promise<{ text: string; cut: boolean }> {
+  const reader = response.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  try {
+    for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) {
+      chunks.push(next.value);
+      bytes += next.value.byteLength;
+      if (bytes > limit) break;
+    }
+  } catch {
+    // 读到一半断了：有多少说多少
+  }
+  reader?.cancel().catch(() => {});
+  const head = Buffer.concat(chunks).subarray(0, limit);
+  return { text: new TextDecoder().decode(head), cut: bytes > limit };
 }
 
 /** fetchSameOrigin 没有跟随的重定向：点名要去的主机（只报主机，不报路径与查询串）。 */
@@ -73,16 +91,8 @@ export function describeStreamCut(error: unknown): string {
 
 /** 200 却不是事件流：说清楚来的是什么类型、开头是什么。措辞里的「不是事件流」让重试层认得它、不去重试。 */
 export async function describeNotEventStream(response: Response): Promise<string> {
-  let head = "";
-  const reader = response.body?.getReader();
-  try {
-    // 只读第一块：一个写错地址返回的大文件不必整个下载
-    const first = await reader?.read();
-    head = new TextDecoder().decode(first?.value).slice(0, 120).replace(/\s+/g, " ").trim();
-  } catch {
-    // 读不出正文：只报类型
-  }
-  reader?.cancel().catch(() => {});
+  // 只读开头：一个写错地址返回的大文件不必整个下载
+  const head = (await readHead(response, 1024)).text.slice(0, 120).replace(/\s+/g, " ").trim();
   const type = response.headers.get("content-type") ?? "未知类型";
   return `服务器返回的不是事件流（content-type: ${type}）${head ? `，开头是：${head}` : ""}。请检查 HARNESS_BASE_URL`;
 }

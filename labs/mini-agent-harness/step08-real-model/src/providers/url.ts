@@ -38,23 +38,30 @@ export function redactUrlQuery(text: string): string {
 }
 
 /**
- * 把 secrets 里的每一个都从 text 里抹掉：原样的，以及服务器可能回显的三种转义写法——
- * JSON 字符串里的、HTML 里的、URL 编码的。太短的「密钥」（如本地服务的占位值）抹掉只会把正常字句弄花，跳过。
+ * 把 secrets 里的每一个都从 text 里抹掉：原样的，以及服务器回显时可能用的转义写法——每个字符都可能写成
+ * JSON 的 \" 或 \u002d、HTML 的 &amp; 或数字引用 &#45; / &#x2d;、URL 编码的 %2D，混着写也认得（不分大小写）。
+ * 太短的「密钥」（如本地服务的占位值）抹掉只会把正常字句弄花，跳过。
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = redactUrlQuery(text);
   for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), escapeHtml(secret), encodeURIComponent(secret)]);
-    for (const form of forms) out = out.split(form).join("***");
+    if (secret.length >= 4) out = out.replace(new RegExp([...secret].map(charForms).join(""), "gi"), "***");
   }
   return out;
 }
 
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const HTML_NAMES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+const literal = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch] ?? ch);
+/** 一个字符的各种写法，拼成正则的一段。 */
+function charForms(ch: string): string {
+  const code = ch.codePointAt(0) ?? 0;
+  const hex = code.toString(16);
+  const forms = [literal(ch), literal(JSON.stringify(ch).slice(1, -1)), `\\\\u${hex.padStart(4, "0")}`, `&#0*${code};?`, `&#x0*${hex};?`];
+  forms.push(code < 0x80 ? `%${hex.padStart(2, "0")}` : literal(encodeURIComponent(ch)));
+  if (ch === "/") forms.push("\\\\/"); // PHP 等会把 / 写成 \/
+  if (HTML_NAMES[ch]) forms.push(HTML_NAMES[ch]);
+  return `(?:${forms.join("|")})`;
 }
 
 /** 打印用的地址：去掉账号口令，查询串里的秘密换成 ***。 */
