@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { attempt, loadExport, same } from "./helpers.ts";
+import { attempt, loadExport, same, show } from "./helpers.ts";
 import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
 
@@ -93,7 +93,8 @@ async function check(stepDir: string, random: Random): Promise<Check[]> {
     ];
     for (const [index, shape] of shapes.entries()) {
       const session = randomSession(random, shape);
-      cases.push([generatedName(index + 1, shapes.length, shape.why), session.content, session.expected]);
+      const count = session.content.split("\n").filter((line) => line !== "").length;
+      cases.push([`${generatedName(index + 1, shapes.length, shape.why)}：${count} 行，第一句是 ${show(session.expected[0]?.replace(/^1\. /, ""))}`, session.content, session.expected]);
     }
     for (const [index, [name, content, expected]] of cases.entries()) {
       const file = path.join(dir, `case-${index + 1}.jsonl`);

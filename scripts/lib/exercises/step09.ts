@@ -87,14 +87,15 @@ const TRANSIENT = [OVERLOADED, "HTTP 503：Service Unavailable", "HTTP 529：ove
 const FATAL = [QUOTA, "HTTP 401：invalid x-api-key", "HTTP 400：billing hard limit reached"];
 
 /**
- * 随机用例：先是随机几次「还没吐字就瞬时故障」，然后以成功、吐了字才断、不可重试的错误三者之一结束；
+ * 随机用例：先是随机几次（至少一次）「还没吐字就瞬时故障」，然后以成功、吐了字才断、不可重试的错误三者之一结束；
  * maxRetries 也是随机的。期望的调用次数与结局按规则推出来。
  */
 function generated(random: Random, retryable: (message: string) => boolean): Array<{ why: string; script: Attempt[]; maxRetries: number; calls: number; text: string; stopReason: string }> {
   const cases = [];
   for (const ending of random.shuffle(["success", "cut", "fatal"] as const).slice(0, 2)) {
-    const maxRetries = random.int(0, 3);
-    const failures = random.int(0, 4);
+    // 至少一次故障、至少允许重试一次：每条随机用例都要真的重试过（maxRetries=0 由固定用例管）
+    const maxRetries = random.int(1, 3);
+    const failures = random.int(1, 4);
     const text = Array.from({ length: random.int(1, 3) }, () => random.text(random.int(1, 3), ["cjk", "astral"]));
     const last: Attempt = ending === "success" ? { text } : ending === "cut" ? { text, error: CUT } : { error: random.pick(FATAL) };
     const script: Attempt[] = [...Array.from({ length: failures }, () => ({ error: random.pick(TRANSIENT) })), last, { text: ["不该走到这一次"] }];
