@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { shouldColor } from "./lib/color.ts";
 import { runCli, parseArgs, USAGE } from "./lib/exercises/cli.ts";
 import { EXERCISES, findExercise } from "./lib/exercises/registry.ts";
-import { manifestOf, MANIFEST_FILE } from "./lib/exercises/src-unchanged.ts";
+import { lineHashes, LINES_FILE, manifestOf, MANIFEST_FILE } from "./lib/exercises/src-unchanged.ts";
 import { repoRoot } from "./lib/paths.ts";
 import { stepDir } from "./lib/steps.ts";
 import { resolveTsxCli } from "./lib/tsx-cli.ts";
@@ -21,7 +21,12 @@ const argv = process.argv.slice(2);
 function updateManifest(): number {
   const manifest = Object.fromEntries(EXERCISES.map((exercise) => [exercise.step, manifestOf(stepDir(repoRoot, exercise.step))]));
   fs.writeFileSync(MANIFEST_FILE, JSON.stringify(manifest, null, 2) + "\n");
-  console.log(`已重写 ${path.relative(repoRoot, MANIFEST_FILE)}（${EXERCISES.length} 个步骤）`);
+  // 允许「只加不改」的文件另存逐行哈希：没有 git 时靠它判断学习者是不是只加了规则
+  const lines = Object.fromEntries(
+    EXERCISES.flatMap((exercise) => (exercise.additions ? [[`${exercise.step}/${exercise.additions.file}`, lineHashes(fs.readFileSync(path.join(stepDir(repoRoot, exercise.step), exercise.additions.file), "utf8"))]] : [])),
+  );
+  fs.writeFileSync(LINES_FILE, JSON.stringify(lines, null, 2) + "\n");
+  console.log(`已重写 ${path.relative(repoRoot, MANIFEST_FILE)}（${EXERCISES.length} 个步骤）与 ${path.relative(repoRoot, LINES_FILE)}`);
   return 0;
 }
 

@@ -5,22 +5,27 @@
  *   - 没动过的步骤：检查不通过，输出里有第一级提示；
  *   - 放进参考答案：全部通过；
  *   - 放进一种看上去合理的错误写法：检查器点名它没过的那一项；
- *   - 改了 src/：检查器说出改了哪个文件（没有 git 时按清单，有 git 时按 git）。
+ *   - 改了 src/：检查器说出改了哪个文件（没有 git 时按清单，有 git 时按 git）；
+ *   - 一份只背下检查器打印的输入的「查表」写法：固定用例全过，栽在现造的随机用例上。
  */
 
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { walkFiles } from "../scripts/lib/walk-files.ts";
 import { runCli } from "../scripts/lib/exercises/cli.ts";
 import { EXERCISES } from "../scripts/lib/exercises/registry.ts";
 import { formatReport, runExercise } from "../scripts/lib/exercises/run.ts";
-import { checkSrcUnchanged, hashContent, manifestOf, readShippedManifest, type Manifest } from "../scripts/lib/exercises/src-unchanged.ts";
+import { isDeepStrictEqual } from "node:util";
+
+import { checkSrcUnchanged, hashContent, lineHashes, manifestOf, readShippedLines, readShippedManifest, type LineManifest, type Manifest } from "../scripts/lib/exercises/src-unchanged.ts";
 import { paint } from "../scripts/lib/color.ts";
+import { same, show } from "../scripts/lib/exercises/helpers.ts";
+import { freshSeed, GENERATED } from "../scripts/lib/exercises/random.ts";
 import { passed, type Exercise, type Report } from "../scripts/lib/exercises/types.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,6 +35,11 @@ const plain = paint(false);
 
 /** 临时副本不在 git 里：用现算的清单核对 src/（清单文件本身是否最新，由下面单独一个测试管）。 */
 const manifest: Manifest = Object.fromEntries(EXERCISES.map((exercise) => [exercise.step, manifestOf(realStep(exercise))]));
+const lines: LineManifest = Object.fromEntries(
+  EXERCISES.flatMap((exercise) => (exercise.additions ? [[`${exercise.step}/${exercise.additions.file}`, lineHashes(fs.readFileSync(path.join(realStep(exercise), exercise.additions.file), "utf8"))]] : [])),
+);
+/** 这一轮测试的随机用例种子：每次 npm test 都不同；失败时报告里打印它（formatReport 的「种子」那一行）。 */
+const seed = freshSeed();
 
 const temps: string[] = [];
 afterEach(() => {
@@ -65,9 +75,21 @@ function mutate(exercise: Exercise, from: string, to: string): string {
   return source.replace(from, to);
 }
 
-const run = (exercise: Exercise, dir: string): Promise<Report> => runExercise(exercise, dir, { manifest });
+const run = (exercise: Exercise, dir: string, options: { seed?: number } = {}): Promise<Report> => runExercise(exercise, dir, { manifest, lines, seed, ...options });
 const failing = (report: Report) => report.checks.filter((check) => !check.ok && check.skipped === undefined);
 const text = (report: Report) => formatReport(report, root, plain);
+
+const generatedNames = (report: Report) => report.checks.map((check) => check.name).filter((name) => name.startsWith(GENERATED));
+/** 参考答案在本轮种子下得到的随机用例名字（参考答案那个测试记下；单独跑某个测试时现跑一次）。 */
+const reference = new Map<number, string[]>();
+async function referenceNames(exercise: Exercise): Promise<string[]> {
+  if (!reference.has(exercise.id)) {
+    const dir = copyStep(exercise);
+    write(dir, exercise, solutionSource(exercise));
+    reference.set(exercise.id, generatedNames(await run(exercise, dir)));
+  }
+  return reference.get(exercise.id)!;
+}
 
 /** 每个练习的一种看上去合理、其实不对的写法，以及它应当栽在哪一项（检查名里的一段）。 */
 const WRONG: Record<number, { why: string; source: (exercise: Exercise) => string; failsAt: string }> = {
@@ -116,6 +138,127 @@ const WRONG: Record<number, { why: string; source: (exercise: Exercise) => strin
   },
 };
 
+/** step03 的剧本：练习 3 的查表写法要背下「说个长的」「出个错」两次回复的统计。 */
+async function step03Table(): Promise<Record<string, unknown>> {
+  const step = path.join(root, "labs", "mini-agent-harness", "step03-streaming");
+  const { RULES } = (await import(pathToFileURL(path.join(step, "src", "rules.ts")).href)) as { RULES: Array<{ on: string; reply: unknown; error?: string }> };
+  const { tokenize } = (await import(pathToFileURL(path.join(step, "src", "fake-model.ts")).href)) as { tokenize(text: string): string[] };
+  const stats = (text: string, stopReason: string, errorMessage?: string) => ({ text, deltas: tokenize(text).length, chars: [...text].length, stopReason, ...(errorMessage ? { errorMessage } : {}) });
+  const long = RULES.find((rule) => rule.on === "说个长的")!;
+  const broken = RULES.find((rule) => rule.on === "出个错")!;
+  return {
+    [tokenize(long.reply as string)[0]!]: stats(long.reply as string, "stop"),
+    [tokenize(broken.reply as string)[0]!]: stats(broken.reply as string, "error", broken.error),
+    你好: { text: "你好😀!", deltas: 3, chars: 4, stopReason: "stop" },
+    半句: { text: "半句", deltas: 1, chars: 2, stopReason: "error", errorMessage: "没有 done" },
+  };
+}
+
+/**
+ * 每个练习一份「查表」写法：只背下检查器打印出来的固定输入（或它们出场的次序）对应的答案，别的输入随便答。
+ * 它们必须通过全部固定用例（证明表背对了），又必须栽在随机用例上（证明检查器要的是行为）。
+ */
+const CHEATS: Record<number, () => Promise<string> | string> = {
+  // 按消息条数作答：1 条、3 条、5 条分别对应三个固定用例
+  2: () => `import type { Rule } from "../src/rules.js";
+const TABLE: Record<number, string> = { 1: "你还什么都没说呢。", 3: "你刚才说的是「今天天气不错」。", 5: "你刚才说的是「你好」。" };
+export const RECALL_RULES: Rule[] = [{ on: "我刚才说了什么", reply: (context) => TABLE[context.messages.length] ?? "你还什么都没说呢。" }];
+`,
+  // 按第一个片段查表
+  3: async () => `const TABLE: Record<string, unknown> = ${JSON.stringify(await step03Table())};
+export async function measureStream(stream: AsyncIterable<{ type: string; delta?: string }>) {
+  let first: string | undefined;
+  for await (const event of stream) if (event.type === "text_delta") first ??= event.delta;
+  return TABLE[first ?? ""] ?? { text: "", deltas: 0, chars: 0, stopReason: "stop" };
+}
+`,
+  // 按参数的 JSON 查表；表里没有的一律说「不行」
+  4: () => `const TABLE: Record<string, string> = { '{"numbers":[3,17,5]}': "17", '{"numbers":[-3,-1.5,-7]}': "-1.5", '{"numbers":[42]}': "42", '{"numbers":[4,42,8]}': "42" };
+export const maxTool = { name: "max", description: "查表", parameters: { type: "object" },
+  execute(args: unknown) { const hit = TABLE[JSON.stringify(args)]; return hit === undefined ? { content: "不行", isError: true } : { content: hit }; } };
+`,
+  // 按路径查表
+  5: () => `const TABLE: Record<string, string> = { ".": "a.md\\nb.txt\\ndocs/\\nempty/\\nlinks/", docs: "guide.md", empty: "（空目录）", "docs/../docs": "guide.md" };
+export const listDirTool = { name: "list_dir", description: "查表",
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false },
+  execute(args: { path: string }) { const hit = TABLE[args.path]; return hit === undefined ? { content: "不行", isError: true } : { content: hit }; } };
+`,
+  // 按文件行数查表
+  6: () => `import fs from "node:fs";
+const A = ["1. 我叫小明", "2. 帮我算 17*38", "3. 我叫什么"];
+const TABLE: Record<number, string[]> = { 8: A, 9: A, 10: ["1. 我叫小明", "2. 我叫小红"] };
+export function history(file: string): string[] { return TABLE[fs.readFileSync(file, "utf8").split("\\n").filter(Boolean).length] ?? []; }
+`,
+  // 按输入文本查表；表里没有的原样返回
+  7: () => `import type { ExtensionAPI } from "../src/extensions.js";
+const TABLE: Record<string, string> = { abcdef: "fedcba", "Harness 你好": "好你 ssenraH", "你好😀世界": "界世😀好你" };
+export default function (pi: ExtensionAPI): void {
+  pi.registerTool({ name: "reverse", description: "查表", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    execute(args) { const text = args.text as string; return { content: TABLE[text] ?? text }; } });
+}
+`,
+  // 按用例出场的次序背下每一次的结局；请求照发（第一个用例要看请求体），回应读完就扔
+  8: () => `import type { AssistantMessage, Context, StreamFn } from "../src/types.js";
+const TABLE: Array<{ deltas: string[]; stopReason: AssistantMessage["stopReason"]; errorMessage?: string; usage?: AssistantMessage["usage"] }> = [
+  { deltas: ["好"], stopReason: "stop" },
+  { deltas: ["你好，", "小明！"], stopReason: "stop", usage: { input: 26, output: 9, cacheRead: 0, cacheWrite: 0 } },
+  { deltas: ["这是一段很长的回复。"], stopReason: "stop" },
+  { deltas: ["写到一半"], stopReason: "length" },
+  { deltas: [], stopReason: "error", errorMessage: "HTTP 404：not found" },
+  { deltas: ["你好"], stopReason: "error", errorMessage: "GPU 内存不足" },
+  { deltas: ["说到一半"], stopReason: "error", errorMessage: "没有 done" },
+  { deltas: ["说到"], stopReason: "error", errorMessage: "断了" },
+  { deltas: [], stopReason: "error", errorMessage: "连不上" },
+  { deltas: ["这是一段"], stopReason: "aborted" },
+];
+let calls = 0;
+const text = (context: Context) => [
+  ...(context.systemPrompt ? [{ role: "system", content: context.systemPrompt }] : []),
+  ...context.messages.map((m) => ({ role: m.role, content: typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("") })),
+];
+export function createOllamaStream(config: { baseUrl: string; model: string }): StreamFn {
+  return async function* (context, options) {
+    const answer = TABLE[calls++] ?? { deltas: [], stopReason: "stop" };
+    const joined = answer.deltas.join("");
+    const message: AssistantMessage = { role: "assistant", content: joined ? [{ type: "text", text: joined }] : [], stopReason: answer.stopReason,
+      ...(answer.errorMessage ? { errorMessage: answer.errorMessage } : {}), ...(answer.usage ? { usage: answer.usage } : {}) };
+    try {
+      const response = await fetch(config.baseUrl + "/api/chat", { method: "POST", body: JSON.stringify({ model: config.model, messages: text(context), stream: true }), signal: options?.signal });
+      for (const delta of answer.deltas) yield { type: "text_delta", delta };
+      await response.text();
+    } catch {
+      if (options?.signal?.aborted) {
+        yield { type: "done", message: { ...message, stopReason: "aborted" } };
+        return;
+      }
+    }
+    yield { type: "done", message };
+  };
+}
+`,
+  // 按用例出场的次序背下「内层该调用几次」，只转发最后一次的事件
+  9: () => `import type { StreamEvent, StreamFn } from "../src/types.js";
+const TABLE = [{ calls: 1 }, { calls: 3 }, { calls: 1 }, { calls: 1 }, { calls: 3 }, { calls: 1 }, { calls: 1 }, { calls: 2 }, { calls: 1, thenAborted: true }];
+let cases = 0;
+export function retryBeforeFirstToken(streamFn: StreamFn): StreamFn {
+  const answer = TABLE[cases++] ?? { calls: 1 };
+  return async function* (context, options) {
+    let events: StreamEvent[] = [];
+    for (let i = 0; i < answer.calls; i++) {
+      events = [];
+      for await (const event of streamFn(context, options)) events.push(event);
+    }
+    if (answer.thenAborted) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      yield { type: "done", message: { role: "assistant", content: [], stopReason: "aborted" } };
+      return;
+    }
+    yield* events;
+  };
+}
+`,
+};
+
 describe.each(EXERCISES.map((exercise) => [`练习 ${exercise.id}（第 ${exercise.chapter} 章，${exercise.step}）`, exercise] as const))("%s", (_, exercise) => {
   it("没动过的步骤：不通过，输出里有第一级提示和 --hint 的用法", async () => {
     const report = await run(exercise, copyStep(exercise));
@@ -131,6 +274,8 @@ describe.each(EXERCISES.map((exercise) => [`练习 ${exercise.id}（第 ${exerci
     const report = await run(exercise, dir);
     expect(failing(report), text(report)).toEqual([]);
     expect(passed(report)).toBe(true);
+    expect(generatedNames(report).length, "至少两条随机用例").toBeGreaterThanOrEqual(2);
+    reference.set(exercise.id, generatedNames(report));
     expect(report.checks.length).toBeGreaterThanOrEqual(6);
     expect(report.checks.at(-1)?.name).toContain("src/");
     expect(text(report)).toMatch(new RegExp(`练习 ${exercise.id} 通过：(\\d+)/\\1 项检查全部通过`));
@@ -142,8 +287,12 @@ describe.each(EXERCISES.map((exercise) => [`练习 ${exercise.id}（第 ${exerci
     if (!wrong) return;
     const dir = copyStep(exercise);
     write(dir, exercise, wrong.source(exercise));
-    const report = await run(exercise, dir);
+    // 换一个种子：换一批随机用例
+    const other = (seed + 1) % 2 ** 32;
+    const report = await run(exercise, dir, { seed: other });
     expect(passed(report)).toBe(false);
+    expect(generatedNames(report)).not.toEqual(await referenceNames(exercise));
+    expect(text(report)).toContain(`--seed ${other}`);
     const names = failing(report).map((check) => check.name);
     expect(names.some((name) => name.includes(wrong.failsAt)), text(report)).toBe(true);
     const output = text(report);
@@ -151,6 +300,25 @@ describe.each(EXERCISES.map((exercise) => [`练习 ${exercise.id}（第 ${exerci
     expect(output).toContain(`第一项没通过的是「${failing(report)[0]?.name}」`);
     expect(output).toContain(`npm run exercise -- ${exercise.id} --hint`);
     expect(output).not.toContain(exercise.hints[2]);
+  });
+
+  it("一份只背下固定输入的查表写法：固定用例全过，栽在现造的随机用例上，报告里有种子", async () => {
+    const cheat = CHEATS[exercise.id];
+    expect(cheat, "每个练习都要有一份查表写法").toBeDefined();
+    if (!cheat) return;
+    const dir = copyStep(exercise);
+    write(dir, exercise, await cheat());
+    const report = await run(exercise, dir);
+    const output = text(report);
+    expect(passed(report), output).toBe(false);
+    // 同一个种子造出同一批随机用例：和参考答案那一次（同一个种子）一模一样
+    expect(generatedNames(report)).toEqual(await referenceNames(exercise));
+    const names = failing(report).map((check) => check.name);
+    // 没过的全是随机用例：表背对了，固定用例一项不差
+    expect(names.length, output).toBeGreaterThan(0);
+    expect(names.filter((name) => !name.startsWith(GENERATED)), output).toEqual([]);
+    expect(output).toContain(`第一项没通过的是「${GENERATED}`);
+    expect(output).toContain(`npm run exercise -- ${exercise.id} --seed ${seed}`);
   });
 
   it("练习文件放在测试、demo 与 golden 都不读的地方，名字在步骤里独一无二", () => {
@@ -182,6 +350,68 @@ describe("「src/ 没改动」这句话有依据", () => {
     expect(text(report)).not.toMatch(/练习 7 通过/);
   });
 
+  /** 书上第 4 步的两条规则：照着 src/rules.ts:22-27 那两条 upper 规则写，加在兜底规则之前。 */
+  const BOOK_RULES = `  {
+    on: "倒过来",
+    reply: "交给 reverse 工具。",
+    toolCall: { name: "reverse", arguments: (input) => ({ text: between(input, "把", "倒过来") }) },
+  },
+  { on: "toolResult:reverse", reply: okOrError("倒好了。") },
+`;
+  const FALLBACK = '  // ── 兜底：剧本里没有的话 ──\n';
+  /** 练习 7 的一份副本：参考答案 + 按 edit 改过的 src/rules.ts。 */
+  function step07With(edit: (rules: string) => string): { exercise: Exercise; dir: string } {
+    const exercise = EXERCISES.find((e) => e.id === 7)!;
+    const dir = copyStep(exercise);
+    write(dir, exercise, solutionSource(exercise));
+    const file = path.join(dir, "src", "rules.ts");
+    const before = fs.readFileSync(file, "utf8");
+    expect(before).toContain(FALLBACK);
+    fs.writeFileSync(file, edit(before));
+    return { exercise, dir };
+  }
+
+  it("书上的第 4 步：扩展加上 src/rules.ts 里新增的两条规则，练习 7 通过，对话用的是学习者的规则", async () => {
+    const { exercise, dir } = step07With((rules) => rules.replace(FALLBACK, BOOK_RULES + FALLBACK));
+    const report = await run(exercise, dir);
+    expect(failing(report), text(report)).toEqual([]);
+    expect(passed(report)).toBe(true);
+    expect(report.checks.find((check) => check.name.includes("一次完整的对话"))?.name).toContain("用你在 src/rules.ts 里加的规则");
+    expect(report.checks.at(-1)?.name).toContain("src/rules.ts 只在 RULES 里加了规则");
+  });
+
+  it("规则放在兜底规则之后永远轮不到：对话那一项说出原因", async () => {
+    const { exercise, dir } = step07With((rules) => rules.replace(/\n\];\n/, `\n${BOOK_RULES}];\n`));
+    const report = await run(exercise, dir);
+    const conversation = failing(report).find((check) => check.name.includes("一次完整的对话"));
+    expect(conversation?.saw, text(report)).toContain("兜底规则");
+    expect(report.checks.at(-1)?.ok, "加在 RULES 里、哪怕在兜底之后，也还是「只加」").toBe(true);
+  });
+
+  it.each([
+    ["改了一条原有的规则", (rules: string) => rules.replace("转好了。", "转好啦。"), "原来的第"],
+    ["删掉一条原有的规则", (rules: string) => rules.replace('  { on: "toolResult:upper", reply: okOrError("转好了。") },\n', ""), "原来的第"],
+    ["调换两条规则的次序", (rules: string) => rules.replace(/( {2}\{ on: "我叫什么".*\n)( {2}\{ on: "我叫".*\n)/, "$2$1"), "原来的第"],
+    ["在 RULES 之外加了一行", (rules: string) => rules.replace(FALLBACK, BOOK_RULES + FALLBACK) + "export const EXTRA = 1;\n", "RULES 数组之外"],
+  ])("src/rules.ts %s：仍然点名 src/rules.ts 并说明原因", async (_, edit, reason) => {
+    const { exercise, dir } = step07With(edit);
+    const src = (await run(exercise, dir)).checks.at(-1);
+    expect(src?.ok).toBe(false);
+    expect(src?.saw).toContain("src/rules.ts");
+    expect(src?.saw).toContain(reason);
+  });
+
+  it("加了规则、又改了 src/agent-loop.ts：点名 src/agent-loop.ts，规则不算改动", async () => {
+    const { exercise, dir } = step07With((rules) => rules.replace(FALLBACK, BOOK_RULES + FALLBACK));
+    fs.appendFileSync(path.join(dir, "src", "agent-loop.ts"), "// 学习者改了循环\n");
+    const report = await run(exercise, dir);
+    const src = report.checks.at(-1);
+    expect(src?.ok).toBe(false);
+    expect(src?.saw).toContain("src/agent-loop.ts");
+    expect(src?.saw).not.toContain("src/rules.ts");
+    expect(src?.name).toContain("src/rules.ts 只在 RULES 里加了规则");
+  });
+
   const hasGit = (() => {
     try {
       execFileSync("git", ["--version"], { stdio: "ignore" });
@@ -201,10 +431,17 @@ describe("「src/ 没改动」这句话有依据", () => {
     git("commit", "-qm", "init");
     const clean = checkSrcUnchanged(dir, exercise.step, {});
     expect(clean).toMatchObject({ ok: true, name: expect.stringContaining("git") });
+    const additions = exercise.additions!;
+    const rules = path.join(dir, "src", "rules.ts");
+    fs.writeFileSync(rules, fs.readFileSync(rules, "utf8").replace("  // ── 兜底：", `  { on: "倒过来", reply: "好。", toolCall: { name: "reverse", arguments: (input) => ({ text: input }) } },\n  // ── 兜底：`));
+    expect(checkSrcUnchanged(dir, exercise.step, { additions })).toMatchObject({ ok: true, name: expect.stringContaining("src/rules.ts 只在 RULES 里加了规则") });
     fs.appendFileSync(path.join(dir, "src", "agent-loop.ts"), "// 改了\n");
-    const dirty = checkSrcUnchanged(dir, exercise.step, {});
+    const dirty = checkSrcUnchanged(dir, exercise.step, { additions });
     expect(dirty.ok).toBe(false);
     expect(dirty.saw).toContain("src/agent-loop.ts");
+    expect(dirty.saw).not.toContain("src/rules.ts");
+    fs.writeFileSync(rules, fs.readFileSync(rules, "utf8").replace("转好了。", "转好啦。"));
+    expect(checkSrcUnchanged(dir, exercise.step, { additions }).saw).toContain("src/rules.ts：原来的第");
   });
 
   /**
@@ -222,6 +459,17 @@ describe("「src/ 没改动」这句话有依据", () => {
       return manifestOf(realStep(exercise));
     }
   }
+
+  it("随检查器提交的逐行哈希（src-lines.json）与提交的 src/rules.ts 一致", () => {
+    const shipped = readShippedLines();
+    for (const exercise of EXERCISES.filter((e) => e.additions)) {
+      const file = exercise.additions!.file;
+      const committed = hasGit
+        ? execFileSync("git", ["show", `HEAD:./${file}`], { cwd: realStep(exercise), encoding: "utf8" })
+        : fs.readFileSync(path.join(realStep(exercise), file), "utf8");
+      expect(shipped[`${exercise.step}/${file}`], "src-lines.json 过期了：运行 npm run exercise -- --update-manifest").toEqual(lineHashes(committed));
+    }
+  });
 
   it("随检查器提交的清单与各步骤提交的 src/ 一致", () => {
     const shipped = readShippedManifest();
@@ -242,7 +490,7 @@ describe("npm run exercise 的列表与提示", () => {
       stateFile,
       write: (t) => (out += t),
       dirFor: (exercise) => dirs.get(exercise.id) ?? realStep(exercise),
-      runOptions: { manifest },
+      runOptions: { manifest, lines, seed },
     });
     return { code, out };
   }
@@ -301,5 +549,28 @@ describe("npm run exercise 的列表与提示", () => {
     expect(await cli(["1"], dirs, stateFile())).toMatchObject({ code: 2, out: expect.stringContaining("没有练习 1") });
     expect(await cli(["4", "--frobnicate"], dirs, stateFile())).toMatchObject({ code: 2, out: expect.stringContaining("不认识的参数") });
     expect(await cli(["--hint"], dirs, stateFile())).toMatchObject({ code: 2 });
+  });
+});
+
+describe("比较是严格的，每个 ✓ 都来自一次可能失败的比较", () => {
+  it("[NaN] 不等于 [null]，{ y: undefined } 不等于 {}，属性次序不要紧；看到的值照实显示", () => {
+    expect(same("x", [NaN], [null]).ok).toBe(false);
+    expect(same("x", [NaN], [null]).saw).toBe("[ NaN ]");
+    expect(same("x", { y: undefined }, {}).ok).toBe(false);
+    expect(same("x", { y: undefined }, {}).saw).toContain("undefined");
+    expect(same("x", { a: 1, b: [2] }, { b: [2], a: 1 }).ok).toBe(true);
+    expect(same("x", "1", 1).ok).toBe(false);
+    expect(show("界世\ude00\ud83d好你")).toBe('"界世\\ude00\\ud83d好你"');
+    expect(isDeepStrictEqual([NaN], [NaN])).toBe(true);
+  });
+
+  it("检查器一条随机用例都没造出来，就算不通过（不打印一排什么也没查的 ✓）", async () => {
+    const exercise = EXERCISES.find((e) => e.id === 7)!;
+    const dir = copyStep(exercise);
+    write(dir, exercise, solutionSource(exercise));
+    const lazy: Exercise = { ...exercise, check: async () => [{ name: "什么也没查", ok: true }] };
+    const report = await run(lazy, dir);
+    expect(passed(report)).toBe(false);
+    expect(failing(report).map((check) => check.name)).toEqual([`检查器现造了${GENERATED}`]);
   });
 });

@@ -6,6 +6,10 @@
  *   npm run exercise -- 4 --hint     看练习 4 的下一级提示：点拨 → 位置 → 轮廓
  *   npm run exercise -- 4 --watch    文件一变就重新检查（Ctrl+C 退出）
  *   npm run exercise -- 4 --dir <目录>   检查一份步骤副本
+ *   npm run exercise -- 4 --seed 123   用同一个种子重造上次的随机用例（没通过时报告里有这个数）
+ *
+ * 每个步骤目录的 package.json 里也有 "exercise" 脚本，它替你带上编号：在 step04 里运行
+ * npm run exercise 就是 npm run exercise -- 4。所以同一个编号写两次（4 4）不算错。
  */
 
 import path from "node:path";
@@ -18,9 +22,10 @@ import { nextHintLevel } from "./state.ts";
 import { passed, type Exercise } from "./types.ts";
 
 export const USAGE = [
-  "用法：npm run exercise [-- <编号> [--hint | --watch | --dir <步骤目录>]]",
+  "用法：npm run exercise [-- <编号> [--hint | --watch | --dir <步骤目录> | --seed <种子>]]",
   "  不带参数：列出全部练习和完成情况",
   "  <编号>：练习编号就是步骤编号，例如 npm run exercise -- 4",
+  "  （在步骤目录里运行 npm run exercise 时，编号已经替你带上了）",
 ].join("\n");
 
 export interface CliEnv {
@@ -41,6 +46,7 @@ export interface ParsedArgs {
   hint: boolean;
   watch: boolean;
   dir?: string;
+  seed?: number;
 }
 
 /** 解析参数；不认识的参数返回一句错误。 */
@@ -54,10 +60,15 @@ export function parseArgs(argv: string[]): ParsedArgs | string {
       const value = argv[++i];
       if (value === undefined) return "--dir 后面要跟一个步骤目录";
       parsed.dir = path.resolve(value);
-    } else if (/^\d{1,2}$/.test(arg) && parsed.id === undefined) parsed.id = Number(arg);
+    } else if (arg === "--seed") {
+      const value = argv[++i] ?? "";
+      if (!/^\d{1,10}$/.test(value) || Number(value) >= 2 ** 32) return "--seed 后面要跟一个 0 到 4294967295 之间的整数（报告里打印的那个种子）";
+      parsed.seed = Number(value);
+    } else if (/^\d{1,2}$/.test(arg) && (parsed.id === undefined || parsed.id === Number(arg))) parsed.id = Number(arg);
+    else if (/^\d{1,2}$/.test(arg)) return `这里只能检查练习 ${parsed.id}（步骤目录里的 npm run exercise 已经带上了它的编号）；检查练习 ${arg} 请到 step${arg.padStart(2, "0")} 目录里运行 npm run exercise，或在仓库根目录运行 npm run exercise -- ${arg}`;
     else return `不认识的参数：${arg}`;
   }
-  if ((parsed.hint || parsed.watch || parsed.dir !== undefined) && parsed.id === undefined) return "--hint、--watch、--dir 要跟在练习编号后面";
+  if ((parsed.hint || parsed.watch || parsed.dir !== undefined || parsed.seed !== undefined) && parsed.id === undefined) return "--hint、--watch、--dir、--seed 要跟在练习编号后面";
   if (parsed.hint && parsed.watch) return "--hint 和 --watch 不能一起用";
   return parsed;
 }
@@ -85,7 +96,7 @@ export async function runCli(argv: string[], env: CliEnv): Promise<number> {
     return 0;
   }
   const dir = parsed.dir ?? dirOf(exercise, env);
-  const report = await runExercise(exercise, dir, env.runOptions);
+  const report = await runExercise(exercise, dir, { ...env.runOptions, ...(parsed.seed !== undefined ? { seed: parsed.seed } : {}) });
   env.write(formatReport(report, env.root, p) + "\n");
   return passed(report) ? 0 : 1;
 }

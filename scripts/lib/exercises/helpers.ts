@@ -4,20 +4,26 @@
 
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { inspect, isDeepStrictEqual } from "node:util";
 
 import type { Check } from "./types.ts";
 
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
 
-/** 给人看的值：字符串加引号并转义（半个 emoji 会显示成 \ud83d，一眼就能看出被拆坏了）。 */
+/**
+ * 给人看的值：字符串加引号并转义（半个 emoji 会显示成 \ud83d，一眼就能看出被拆坏了）。
+ * JSON 表达不了的值（NaN、undefined 的属性、-0……）改用 util.inspect，免得 [NaN] 和 [null] 看上去一样。
+ */
 export function show(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value === "function") return "一个函数";
   try {
-    return JSON.stringify(value) ?? String(value);
+    const json = JSON.stringify(value);
+    if (json !== undefined && isDeepStrictEqual(JSON.parse(json), value)) return json;
   } catch {
-    return String(value);
+    // 有环、有 BigInt：交给 inspect
   }
+  return inspect(value, { depth: 6, breakLength: Infinity, sorted: true });
 }
 
 /** 动态导入步骤里的一个模块。路径转成 file:// URL，Windows 上也对。 */
@@ -52,15 +58,16 @@ export async function loadExport<T>(
   return { value: value as T, check: { name, ok: true } };
 }
 
-/** 比较一个结果；不相等时记下看到的与期望的。 */
+/**
+ * 比较一个结果；不相等时记下看到的与期望的。
+ * 严格比较（node:util 的 isDeepStrictEqual）：[NaN] 不等于 [null]，{ y: undefined } 不等于 {}，属性的次序不要紧。
+ */
 export function same(name: string, actual: unknown, expected: unknown): Check {
   const ok = isDeepStrictEqual(actual, expected);
   return ok ? { name, ok } : { name, ok, saw: show(actual), expected: show(expected) };
 }
 
-function isDeepStrictEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b) && typeof a === typeof b;
-}
+export { isDeepStrictEqual };
 
 /** 断言一个条件；不成立时记下看到了什么。 */
 export function expectThat(name: string, ok: boolean, saw: string, expected?: string): Check {

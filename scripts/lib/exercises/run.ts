@@ -11,24 +11,40 @@ import path from "node:path";
 import type { Paint } from "../color.ts";
 import { toPosix } from "../paths.ts";
 import { attempt } from "./helpers.ts";
-import { checkSrcUnchanged, type Manifest } from "./src-unchanged.ts";
-import { passed, type Exercise, type Report } from "./types.ts";
+import { freshSeed, GENERATED, Random } from "./random.ts";
+import { checkSrcUnchanged, type LineManifest, type Manifest } from "./src-unchanged.ts";
+import { passed, type Check, type Exercise, type Report } from "./types.ts";
 
 export interface RunOptions {
   /** 只为测试：临时副本不在 git 里时，用这份清单核对 src/。 */
   manifest?: Manifest;
+  lines?: LineManifest;
+  /** 随机用例的种子；不给就每次现取一个。 */
+  seed?: number;
+}
+
+/**
+ * 一项也没查就不能算通过：检查器自己的某个分支漏掉了用例时，报告要说出来，而不是打印一排 ✓。
+ * 随机用例也必须真的造出来了。
+ */
+function nothingChecked(checks: Check[]): Check[] {
+  const generated = checks.filter((check) => check.name.startsWith(GENERATED)).length;
+  if (checks.every((check) => !check.ok) || generated > 0) return [];
+  return [{ name: `检查器现造了${GENERATED}`, ok: false, saw: "这次一条随机用例都没有造出来（检查器的问题，请报告）" }];
 }
 
 /** 检查 stepDir 里的练习。永不抛异常：检查器自己出的错也变成一项失败。 */
 export async function runExercise(exercise: Exercise, stepDir: string, options: RunOptions = {}): Promise<Report> {
+  const seed = options.seed ?? freshSeed();
   const file = path.join(stepDir, ...exercise.file.split("/"));
   if (!fs.existsSync(file)) {
-    return { exercise, stepDir, notStarted: true, checks: [{ name: `文件 ${exercise.file} 存在`, ok: false, saw: "还没有这个文件" }] };
+    return { exercise, stepDir, seed, notStarted: true, checks: [{ name: `文件 ${exercise.file} 存在`, ok: false, saw: "还没有这个文件" }] };
   }
-  const checks = [{ name: `文件 ${exercise.file} 存在`, ok: true }];
-  checks.push(...(await attempt("按行为检查", () => exercise.check(stepDir), 60_000)));
-  checks.push(checkSrcUnchanged(stepDir, exercise.step, options.manifest));
-  return { exercise, stepDir, notStarted: false, checks };
+  const checks: Check[] = [{ name: `文件 ${exercise.file} 存在`, ok: true }];
+  const behaviour = await attempt("按行为检查", () => exercise.check(stepDir, new Random(seed)), 60_000);
+  checks.push(...behaviour, ...nothingChecked(behaviour));
+  checks.push(checkSrcUnchanged(stepDir, exercise.step, { ...options, ...(exercise.additions ? { additions: exercise.additions } : {}) }));
+  return { exercise, stepDir, seed, notStarted: false, checks };
 }
 
 export const commandFor = (exercise: Exercise, flag = ""): string => `npm run exercise -- ${exercise.id}${flag}`;
@@ -69,6 +85,7 @@ export function formatReport(report: Report, root: string, p: Paint): string {
     const first = report.checks.find((check) => !check.ok && check.skipped === undefined);
     lines.push(
       p.red(`练习 ${exercise.id} 还没通过：${counted} 项检查里通过 ${done} 项${skippedNote}，第一项没通过的是「${first?.name ?? "？"}」。`),
+      `这次${GENERATED}的种子是 ${report.seed}；用同样的用例再查一次：${commandFor(exercise, ` --seed ${report.seed}`)}`,
       `卡住了就看提示（一次多一级）：${commandFor(exercise, " --hint")}`,
     );
   }

@@ -7,6 +7,7 @@
  */
 
 import { attempt, importFrom, loadExport, same } from "./helpers.ts";
+import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
 
 interface Rule {
@@ -34,7 +35,10 @@ function converse(model: CompleteFn, inputs: string[]): string {
   return answer;
 }
 
-async function check(stepDir: string): Promise<Check[]> {
+/** 一句随机的话：汉字、字母混着来，不会碰巧是「我刚才说了什么」。 */
+const phrase = (random: Random): string => random.text(random.int(3, 9), ["cjk", "ascii"]);
+
+async function check(stepDir: string, random: Random): Promise<Check[]> {
   const loaded = await loadExport<Rule[]>(stepDir, FILE, "RECALL_RULES", "object");
   if (loaded.value === undefined) return [loaded.check];
   const extra = loaded.value;
@@ -49,6 +53,11 @@ async function check(stepDir: string): Promise<Check[]> {
     ["中间隔着助手的回答、前面还有更早的话时，答出紧挨着的上一句", ["我叫小明", "你好", "我刚才说了什么"], "你刚才说的是「你好」。"],
     ["一开口就问，没有上一句", ["我刚才说了什么"], "你还什么都没说呢。"],
   ];
+  // 随机用例：前面说过的句数、每句话都是现造的
+  const earlier = [random.int(1, 2), random.int(3, 5)].map((count) => Array.from({ length: count }, () => phrase(random)));
+  earlier.forEach((said, index) => {
+    cases.push([generatedName(index + 1, earlier.length + 1, `先说了 ${said.length} 句`), [...said, "我刚才说了什么"], `你刚才说的是「${said.at(-1)}」。`]);
+  });
   for (const [name, inputs, expected] of cases) {
     checks.push(...(await attempt(name, async () => same(`${name}：${inputs.join(" → ")}`, converse(model, inputs), expected))));
   }
@@ -57,6 +66,7 @@ async function check(stepDir: string): Promise<Check[]> {
     ["「我叫小红」仍然由原来的规则回答", ["我叫小红"]],
     ["「我叫什么」仍然记得名字", ["我叫小明", "我叫什么"]],
     ["剧本里没有的话仍然落到兜底规则", ["随便聊聊"]],
+    [generatedName(3, 3, "原有规则照旧"), [`我叫${random.text(2, ["cjk"])}`, phrase(random), "我叫什么"]],
   ];
   for (const [name, inputs] of untouched) {
     checks.push(...(await attempt(name, async () => same(`${name}：${inputs.join(" → ")}`, converse(model, inputs), converse(builtin, inputs)))));

@@ -6,6 +6,7 @@
  */
 
 import { attempt, expectThat, importFrom, loadExport, same, show } from "./helpers.ts";
+import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
 
 interface StreamEvent {
@@ -35,7 +36,23 @@ async function* fromList(events: StreamEvent[]): AsyncGenerator<StreamEvent> {
 
 const pick = (stats: Stats) => ({ text: stats.text, deltas: stats.deltas, chars: stats.chars, stopReason: stats.stopReason });
 
-async function check(stepDir: string): Promise<Check[]> {
+const doneEvent = (text: string, stopReason: string, errorMessage?: string): StreamEvent => ({
+  type: "done",
+  message: { role: "assistant", content: text ? [{ type: "text", text }] : [], stopReason, ...(errorMessage !== undefined ? { errorMessage } : {}) },
+});
+
+/** 随机用例：固定用例代表的几类流（正常结束、中途失败、没有 done、空回复）各来一条，片段里混着汉字、字母和 BMP 之外的字符。 */
+function generated(random: Random): Array<{ why: string; deltas: string[]; end: "stop" | "error" | "none" }> {
+  const pieces = (count: number) => Array.from({ length: count }, () => random.text(random.int(1, 4)));
+  return [
+    { why: "正常结束", deltas: [...pieces(random.int(2, 5)), random.text(1, ["astral"])], end: "stop" },
+    { why: "中途失败", deltas: pieces(random.int(1, 4)), end: "error" },
+    { why: "没有 done 就结束", deltas: pieces(random.int(1, 3)), end: "none" },
+    { why: "一个字都没说就结束了", deltas: [], end: "stop" },
+  ];
+}
+
+async function check(stepDir: string, random: Random): Promise<Check[]> {
   const loaded = await loadExport<Measure>(stepDir, FILE, "measureStream", "function");
   if (loaded.value === undefined) return [loaded.check];
   const measure = loaded.value;
@@ -49,8 +66,9 @@ async function check(stepDir: string): Promise<Check[]> {
   const ask = (text: string) => model({ messages: [{ role: "user", content: text }] });
   const ruleFor = (on: string): Rule | undefined => RULES.find((rule) => rule.on === on);
 
-  // 1. 假模型的一次正常回复
+  // 1. 假模型的一次正常回复（剧本里没有这条规则就如实报告，不悄悄少查一项）
   const long = ruleFor("说个长的");
+  if (!(long && typeof long.reply === "string")) checks.push({ name: "步骤的剧本里有「说个长的」这条规则", ok: false, saw: "src/rules.ts 里找不到它（src/ 被改过？）" });
   if (long && typeof long.reply === "string") {
     const reply = long.reply;
     const name = "假模型回答「说个长的」：文字、片段数、字符数、stop";
@@ -59,6 +77,7 @@ async function check(stepDir: string): Promise<Check[]> {
 
   // 2. 假模型的一次中途失败
   const broken = ruleFor("出个错");
+  if (!(broken && typeof broken.reply === "string" && broken.error)) checks.push({ name: "步骤的剧本里有「出个错」这条规则", ok: false, saw: "src/rules.ts 里找不到它（src/ 被改过？）" });
   if (broken && typeof broken.reply === "string" && broken.error) {
     const reply = broken.reply;
     const name = "假模型回答「出个错」：已吐出的半句照样算进去，stopReason 是 error，带上错误原因";
@@ -89,6 +108,26 @@ async function check(stepDir: string): Promise<Check[]> {
       return expectThat(noDoneName, ok, show(stats), '{"text":"半句","deltas":1,"chars":2,"stopReason":"error","errorMessage":"<一句非空的原因>"}');
     })),
   );
+
+  // 5. 随机用例
+  const fresh = generated(random);
+  for (const [index, { why, deltas, end }] of fresh.entries()) {
+    const text = deltas.join("");
+    const errorMessage = end === "error" ? `模拟的失败 ${random.id(6)}` : undefined;
+    const events: StreamEvent[] = [...deltas.map((delta) => ({ type: "text_delta", delta })), ...(end === "none" ? [] : [doneEvent(text, end, errorMessage)])];
+    const name = `${generatedName(index + 1, fresh.length, why)}：片段 ${show(deltas)}`;
+    const expected = { text, deltas: deltas.length, chars: [...text].length, stopReason: end === "stop" ? "stop" : "error" };
+    checks.push(
+      ...(await attempt(name, async () => {
+        const stats = await measure(fromList(events));
+        if (end === "none") {
+          const ok = same(name, pick(stats), expected).ok && typeof stats.errorMessage === "string" && stats.errorMessage.trim() !== "";
+          return expectThat(name, ok, show(stats), `${show(expected).slice(0, -1)},"errorMessage":"<一句非空的原因>"}`);
+        }
+        return end === "error" ? same(name, { ...pick(stats), errorMessage: stats.errorMessage }, { ...expected, errorMessage }) : same(name, pick(stats), expected);
+      })),
+    );
+  }
   return checks;
 }
 

@@ -7,6 +7,7 @@
  */
 
 import { attempt, expectThat, importFrom, loadExport, same, show } from "./helpers.ts";
+import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
 
 interface Tool {
@@ -32,7 +33,27 @@ interface LoopEvent {
 
 const FILE = "exercises/max-tool.ts";
 
-async function check(stepDir: string): Promise<Check[]> {
+/** 随机用例：一组正负混杂的整数、一组全是负的小数、混进一个不是数字的元素、numbers 不是数组。 */
+function generated(random: Random): { good: Array<[string, unknown, string, string]>; bad: Array<[string, unknown, string]> } {
+  const ints = Array.from({ length: random.int(2, 7) }, () => random.int(-1000, 1000));
+  const negatives = Array.from({ length: random.int(2, 6) }, () => -random.int(1, 4000) / 4);
+  const mixed: unknown[] = Array.from({ length: random.int(1, 5) }, () => random.int(-50, 50));
+  mixed.splice(random.int(0, mixed.length), 0, random.pick<unknown>([String(random.int(0, 99)), null, true, [random.int(0, 9)], { n: random.int(0, 9) }]));
+  const notArray = random.pick<unknown>([String(random.int(1, 9)), random.int(1, 99), { first: random.int(1, 9) }, `${random.int(1, 9)} ${random.int(1, 9)}`]);
+  const max = (numbers: number[]) => String(Math.max(...numbers));
+  return {
+    good: [
+      ["正负混杂的整数", { numbers: ints }, max(ints), `${generatedName(1, 4, "正负混杂的整数")}：`],
+      ["全是负的小数", { numbers: negatives }, max(negatives), `${generatedName(2, 4, "全是负的小数")}：`],
+    ],
+    bad: [
+      ["混进一个不是数字的元素", { numbers: mixed }, `${generatedName(3, 4, "混进一个不是数字的元素")}：`],
+      ["numbers 不是数组", { numbers: notArray }, `${generatedName(4, 4, "numbers 不是数组")}：`],
+    ],
+  };
+}
+
+async function check(stepDir: string, random: Random): Promise<Check[]> {
   const loaded = await loadExport<Tool>(stepDir, FILE, "maxTool", "object");
   if (loaded.value === undefined) return [loaded.check];
   const tool = loaded.value;
@@ -48,13 +69,14 @@ async function check(stepDir: string): Promise<Check[]> {
   const tools = [...BUILTIN_TOOLS, tool];
   const call = (args: unknown) => executeTool(tools, { type: "toolCall", id: "check", name: "max", arguments: args });
 
-  const good: Array<[string, unknown, string]> = [
+  const good: Array<[string, unknown, string, string?]> = [
     ["一组正数", { numbers: [3, 17, 5] }, "17"],
     ["全是负数（最大值不是 0）", { numbers: [-3, -1.5, -7] }, "-1.5"],
     ["只有一个数", { numbers: [42] }, "42"],
   ];
-  for (const [why, args, expected] of good) {
-    const name = `max ${show(args)} 得到 ${expected}（${why}）`;
+  const fresh = generated(random);
+  for (const [why, args, expected, prefix = ""] of [...good, ...fresh.good]) {
+    const name = `${prefix}max ${show(args)} 得到 ${expected}（${why}）`;
     checks.push(
       ...(await attempt(name, async () => {
         const result = await call(args);
@@ -62,14 +84,14 @@ async function check(stepDir: string): Promise<Check[]> {
       })),
     );
   }
-  const bad: Array<[string, unknown]> = [
+  const bad: Array<[string, unknown, string?]> = [
     ["空数组没有最大值", { numbers: [] }],
     ["数组里混进了字符串", { numbers: [1, "9"] }],
     ["numbers 不是数组", { numbers: "1,2,3" }],
     ["缺少 numbers", {}],
   ];
-  for (const [why, args] of bad) {
-    const name = `max ${show(args)} 返回错误结果，并说明原因（${why}）`;
+  for (const [why, args, prefix = ""] of [...bad, ...fresh.bad]) {
+    const name = `${prefix}max ${show(args)} 返回错误结果，并说明原因（${why}）`;
     checks.push(
       ...(await attempt(name, async () => {
         const result = await call(args);

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 
 import { attempt, expectThat, importFrom, loadExport, same, show } from "./helpers.ts";
+import { GENERATED, generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
 
 interface ToolResult {
@@ -25,8 +26,35 @@ interface Registry {
 
 const FILE = "exercises/list-dir.ts";
 
+interface Fixture {
+  base: string;
+  proj: string;
+  symlink: boolean;
+  /** 随机用例：项目里一个名字现造的目录、它的期望列表，以及旁边另一个名字现造的邻居目录。 */
+  fresh: { dir: string; listing: string; sub: string; neighbor: string };
+}
+
+/**
+ * 名字现造的目录：几个文件和一个子目录，名字以不同的小写字母开头（这样按码点排序与按 localeCompare 排序一致），
+ * 后面跟着汉字或字母。
+ */
+function freshDir(proj: string, base: string, random: Random): Fixture["fresh"] {
+  const letters = random.shuffle([..."abcdefghijklmnopqrstuvwxyz"]);
+  const word = () => random.text(random.int(1, 4), ["cjk", "ascii"]).toLowerCase();
+  // 放在 links/ 里：项目根目录的列表（固定用例）不受影响
+  const dir = `links/${letters[0]}${word()}`;
+  const names = Array.from({ length: random.int(2, 5) }, (_, index) => `${letters[index + 1]}${word()}.${random.pick(["txt", "md", "ts"])}`);
+  const sub = `${letters[names.length + 1]}${word()}`;
+  fs.mkdirSync(path.join(proj, dir, sub), { recursive: true });
+  for (const name of names) fs.writeFileSync(path.join(proj, dir, name), `${name}\n`);
+  const neighbor = `proj${random.id(4)}`;
+  fs.mkdirSync(path.join(base, neighbor));
+  fs.writeFileSync(path.join(base, neighbor, "key.txt"), "secret\n");
+  return { dir, sub, neighbor, listing: [...names, `${sub}/`].sort().join("\n") };
+}
+
 /** 搭一个小项目：proj/ 里有文件、子目录、空目录；旁边是不该被看到的 proj-secret/。 */
-function makeFixture(): { base: string; proj: string; symlink: boolean } {
+function makeFixture(random: Random): Fixture {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "exercise-05-"));
   const proj = path.join(base, "proj");
   fs.mkdirSync(path.join(proj, "docs"), { recursive: true });
@@ -43,10 +71,10 @@ function makeFixture(): { base: string; proj: string; symlink: boolean } {
   } catch {
     symlink = false; // Windows 上没有权限时建不了符号链接
   }
-  return { base, proj, symlink };
+  return { base, proj, symlink, fresh: freshDir(proj, base, random) };
 }
 
-async function check(stepDir: string): Promise<Check[]> {
+async function check(stepDir: string, random: Random): Promise<Check[]> {
   const loaded = await loadExport<{ name?: unknown }>(stepDir, FILE, "listDirTool", "object");
   if (loaded.value === undefined) return [loaded.check];
   const checks: Check[] = [loaded.check];
@@ -62,7 +90,7 @@ async function check(stepDir: string): Promise<Check[]> {
   checks.push(expectThat("能注册进步骤的 ToolRegistry，工具名是 list_dir", named, `注册表里的工具：${registry.names().join("、")}`));
   if (!named) return checks;
 
-  const fixture = makeFixture();
+  const fixture = makeFixture(random);
   const call = (args: unknown) => registry.execute({ type: "toolCall", id: "check", name: "list_dir", arguments: args }, { cwd: fixture.proj });
   const leaks = (text: string) => text.includes(fixture.base) || text.includes("key.txt");
   try {
@@ -72,8 +100,13 @@ async function check(stepDir: string): Promise<Check[]> {
       ["空目录", "empty", "（空目录）"],
       ["在里面绕一圈又回来的路径", "docs/../docs", "guide.md"],
     ];
+    const { fresh } = fixture;
+    listings.push(
+      [generatedName(1, 3, "名字现造的目录：按名字排序，目录名后面带 /"), fresh.dir, fresh.listing],
+      [generatedName(2, 3, "绕一圈又回来，子目录是空的"), `${fresh.dir}/../../${fresh.dir}/./${fresh.sub}`, "（空目录）"],
+    );
     for (const [why, dir, expected] of listings) {
-      const name = `list_dir ${show({ path: dir })}（${why}）`;
+      const name = why.startsWith(GENERATED) ? `${why}：list_dir ${show({ path: dir })}` : `list_dir ${show({ path: dir })}（${why}）`;
       checks.push(
         ...(await attempt(name, async () => {
           const result = await call({ path: dir });
@@ -99,8 +132,10 @@ async function check(stepDir: string): Promise<Check[]> {
       ["不存在", "nope"],
     ];
     if (fixture.symlink) outside.push(["符号链接指向项目外面", "links/out"]);
+    outside.push([generatedName(3, 3, "名字现造的邻居目录"), `${fresh.dir}/../../../${fresh.neighbor}`]);
     for (const [why, dir] of outside) {
-      const name = `list_dir ${show({ path: dir === fixture.base ? "<临时目录的绝对路径>" : dir })} 返回错误结果，且不泄露外面的内容和本机路径（${why}）`;
+      const shownPath = show({ path: dir === fixture.base ? "<临时目录的绝对路径>" : dir });
+      const name = why.startsWith(GENERATED) ? `${why}：list_dir ${shownPath} 返回错误结果，且不泄露外面的内容` : `list_dir ${shownPath} 返回错误结果，且不泄露外面的内容和本机路径（${why}）`;
       checks.push(...(await attempt(name, async () => {
         const result = await call({ path: dir });
         const shown = result.content.split(fixture.base).join("<临时目录>");

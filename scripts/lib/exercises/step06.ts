@@ -10,7 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { attempt, loadExport, same } from "./helpers.ts";
+import { attempt, loadExport, same, show } from "./helpers.ts";
+import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
 
 type History = (file: string) => string[] | Promise<string[]>;
@@ -38,7 +39,42 @@ const BASE = [
 ];
 const lines = (entries: unknown[]): string => entries.map((entry) => JSON.stringify(entry) + "\n").join("");
 
-async function check(stepDir: string): Promise<Check[]> {
+/**
+ * 一段现造的会话：几问几答（有时带一次工具调用），条目 id 是随机的；可选从某个较早的回答处分叉，
+ * 可选最后一行写到一半。返回文件内容与当前分支上用户说过的话。
+ */
+function randomSession(random: Random, options: { branch: boolean; torn: boolean }): { content: string; expected: string[] } {
+  const entries: Array<{ id: string; parentId: string | null; [key: string]: unknown }> = [];
+  const said = new Map<string, string[]>(); // 条目 id → 走到它为止用户说过的话
+  let parent: string | null = null;
+  const add = (entry: Record<string, unknown>, userText?: string): string => {
+    const id = random.id(8);
+    const before = parent === null ? [] : (said.get(parent) ?? []);
+    entries.push({ ...entry, id, parentId: parent } as (typeof entries)[number]);
+    said.set(id, userText === undefined ? before : [...before, userText]);
+    parent = id;
+    return id;
+  };
+  const turn = () => {
+    const text = random.text(random.int(2, 8), ["cjk", "ascii", "astral"]);
+    add({ type: "message", message: { role: "user", content: text } }, text);
+    if (random.int(0, 2) === 0) {
+      add({ type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: "call_1", name: "calc", arguments: { expression: "1+1" } }], stopReason: "toolUse" } });
+      add({ type: "message", message: { role: "toolResult", toolCallId: "call_1", toolName: "calc", content: "2" } });
+    }
+    return add({ type: "message", message: { role: "assistant", content: [{ type: "text", text: random.text(random.int(2, 6), ["cjk"]) }], stopReason: "stop" } });
+  };
+  const answers = Array.from({ length: random.int(2, 4) }, turn);
+  if (options.branch) {
+    parent = random.pick(answers.slice(0, -1));
+    for (let i = random.int(1, 2); i > 0; i--) turn();
+  }
+  const expected = (said.get(parent ?? "") ?? []).map((text, index) => `${index + 1}. ${text}`);
+  const torn = options.torn ? JSON.stringify({ type: "message", id: random.id(8), parentId: parent, message: { role: "user", content: "写到一半" } }).slice(0, random.int(10, 40)) : "";
+  return { content: lines(entries) + torn, expected };
+}
+
+async function check(stepDir: string, random: Random): Promise<Check[]> {
   const loaded = await loadExport<History>(stepDir, FILE, "history", "function");
   if (loaded.value === undefined) return [loaded.check];
   const history = loaded.value;
@@ -51,6 +87,15 @@ async function check(stepDir: string): Promise<Check[]> {
       ["最后一行写到一半（上次崩溃）：跳过它，照常列出", lines(BASE) + '{"type":"message","id":"e9","par', ["1. 我叫小明", "2. 帮我算 17*38", "3. 我叫什么"]],
       ["最后一条是不认识的条目类型（书签）：它仍在链上，照常列出", lines([...BASE, { type: "label", id: "e9", parentId: "e8", label: "书签" }]), ["1. 我叫小明", "2. 帮我算 17*38", "3. 我叫什么"]],
     ];
+    const shapes = [
+      { why: "一条直线、随机的 id 与话", branch: false, torn: false },
+      { why: "从较早的回答处分叉，最后一行写到一半", branch: true, torn: true },
+    ];
+    for (const [index, shape] of shapes.entries()) {
+      const session = randomSession(random, shape);
+      const count = session.content.split("\n").filter((line) => line !== "").length;
+      cases.push([`${generatedName(index + 1, shapes.length, shape.why)}：${count} 行，第一句是 ${show(session.expected[0]?.replace(/^1\. /, ""))}`, session.content, session.expected]);
+    }
     for (const [index, [name, content, expected]] of cases.entries()) {
       const file = path.join(dir, `case-${index + 1}.jsonl`);
       fs.writeFileSync(file, content);

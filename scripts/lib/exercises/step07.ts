@@ -1,14 +1,16 @@
 /**
  * 练习 7（第 8.5 章）：写一个扩展 extensions/reverse.ts，注册把文本倒过来的 reverse 工具。
  *
- * 检查器像宿主一样加载它、直接调用它注册的工具，再把它放进一次真实的 Agent 循环：
- * 假模型用的剧本是步骤自己的 RULES，前面加上检查器自带的两条规则（学习者不必、也不该改 src/rules.ts）。
- * 会拆坏 emoji 的 split("") 写法过不了「你好😀世界」这一项。
+ * 检查器像宿主一样加载它、直接调用它注册的工具，再把它放进一次真实的 Agent 循环。
+ * 书上的第 4 步让学习者在 src/rules.ts 的 RULES 里加两条规则：加了，循环就用学习者的剧本；
+ * 没加（只写了扩展），检查器在步骤的 RULES 前面放上自带的两条规则。src/rules.ts 只许「加」，见 src-unchanged.ts。
+ * 会拆坏 emoji 的 split("") 写法过不了「你好😀世界」这一项；只背下这三个输入的查表写法过不了随机用例。
  */
 
 import path from "node:path";
 
 import { attempt, errorText, expectThat, importFrom, same, show } from "./helpers.ts";
+import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
 
 interface ToolResult {
@@ -52,6 +54,9 @@ const CHECKER_RULES: Rule[] = [
   { on: "toolResult:reverse", reply: "倒好了。" },
 ];
 
+/** 按码点倒过来：检查器自己的「标准答案」。 */
+const reversed = (text: string): string => [...text].reverse().join("");
+
 /** [输入, 期望, 这一项为什么存在] */
 const CASES: Array<[string, string, string]> = [
   ["abcdef", "fedcba", "英文"],
@@ -59,7 +64,22 @@ const CASES: Array<[string, string, string]> = [
   ["你好😀世界", "界世😀好你", "emoji 不能被拆成两半"],
 ];
 
-async function check(stepDir: string): Promise<Check[]> {
+/** 随机用例：固定用例代表的几类输入各来一条，内容每次不同。 */
+function generated(random: Random): Array<[string, string]> {
+  const cases: Array<[string, string]> = [
+    [random.text(random.int(4, 10), ["ascii", "cjk"]) + random.text(1, ["astral"]) + random.text(random.int(2, 6)), "含 BMP 之外的字符"],
+    [random.text(random.int(5, 12), ["cjk"]), "全是汉字"],
+    [random.text(random.int(6, 14), ["ascii", "cjk"]).replace(/^(.{2})/u, "$1 "), "中英混排，带空格"],
+    ["", "空文本"],
+    [random.text(random.int(300, 400)), "很长的文本"],
+  ];
+  return cases;
+}
+
+/** 学习者的 RULES 里有没有自己写的、会调用 reverse 的规则。 */
+const learnerRoutesReverse = (rules: Rule[]): boolean => rules.some((rule) => rule.toolCall?.name === "reverse");
+
+async function check(stepDir: string, random: Random): Promise<Check[]> {
   const checks: Check[] = [];
   const { createBuiltinTools } = await importFrom<{ createBuiltinTools(): Registry }>(stepDir, "src/tools/index.ts");
   const hostModule = await importFrom<HostModule>(stepDir, "src/extensions.ts");
@@ -92,22 +112,40 @@ async function check(stepDir: string): Promise<Check[]> {
       })),
     );
   }
+  const fresh = generated(random);
+  for (const [index, [input, why]] of fresh.entries()) {
+    const expected = reversed(input);
+    const shown = input.length > 40 ? `${[...input].length} 个字符的文本 ${show([...input].slice(0, 12).join(""))}…` : show({ text: input });
+    const name = `${generatedName(index + 1, fresh.length, why)}：reverse ${shown}`;
+    checks.push(
+      ...(await attempt(name, async () => {
+        const result = await tools.execute({ type: "toolCall", id: "check", name: "reverse", arguments: { text: input } }, { cwd: stepDir });
+        if (result.isError) return { name, ok: false, saw: `工具返回了错误结果：${result.content}` };
+        return same(name, result.content, expected);
+      })),
+    );
+  }
 
-  // 4. 放进一次真实的循环：扩展的观察者与工具都经过宿主
-  const name = "一次完整的对话「把 abcdef 倒过来」：第 1 轮调用 reverse，第 2 轮收尾";
+  // 4. 放进一次真实的循环：扩展的观察者与工具都经过宿主。学习者在 src/rules.ts 里加了规则就用它的剧本
+  const { RULES } = await importFrom<{ RULES: Rule[] }>(stepDir, "src/rules.ts");
+  const own = learnerRoutesReverse(RULES);
+  const script = own ? "用你在 src/rules.ts 里加的规则" : "src/rules.ts 里没有调用 reverse 的规则，用检查器自带的两条";
+  const name = `一次完整的对话「把 abcdef 倒过来」：第 1 轮调用 reverse，第 2 轮收尾（${script}）`;
   checks.push(
     ...(await attempt(name, async () => {
       const { runAgentLoop } = await importFrom<{ runAgentLoop(options: unknown): AsyncIterable<LoopEvent> }>(stepDir, "src/agent-loop.ts");
       const { createFakeModel } = await importFrom<{ createFakeModel(options?: unknown): unknown }>(stepDir, "src/fake-model.ts");
-      const { RULES } = await importFrom<{ RULES: Rule[] }>(stepDir, "src/rules.ts");
       const context = { messages: [{ role: "user", content: "把 abcdef 倒过来" }] as unknown[] };
-      const loop = runAgentLoop({ streamFn: createFakeModel({ rules: [...CHECKER_RULES, ...RULES] }), context, tools, toolContext: { cwd: stepDir }, maxTurns: 4 });
+      const rules = own ? RULES : [...CHECKER_RULES, ...RULES];
+      const loop = runAgentLoop({ streamFn: createFakeModel({ rules }), context, tools, toolContext: { cwd: stepDir }, maxTurns: 4 });
       const events: LoopEvent[] = [];
       for await (const event of hostModule.withExtensions(loop, host)) events.push(event);
+      const call = events.find((event) => event.type === "tool_call")?.toolCall;
       const result = events.find((event) => event.message?.role === "toolResult")?.message;
       const turns = events.filter((event) => event.type === "turn_end").length;
-      const ok = result?.content === "fedcba" && result.isError !== true && turns === 2;
-      return expectThat(name, ok, `工具结果 ${show(result?.content)}${result?.isError ? "（出错）" : ""}，共 ${turns} 轮`, '工具结果 "fedcba"，共 2 轮');
+      const ok = call?.name === "reverse" && result?.content === "fedcba" && result.isError !== true && turns === 2;
+      const called = call === undefined ? "模型没有调用任何工具（规则放在兜底规则 on: \"\" 之后就永远轮不到）" : `模型调用 ${call.name} ${show(call.arguments)}`;
+      return expectThat(name, ok, `${called}，工具结果 ${show(result?.content)}${result?.isError ? "（出错）" : ""}，共 ${turns} 轮`, '模型调用 reverse {"text":"abcdef"}，工具结果 "fedcba"，共 2 轮');
     })),
   );
   return checks;
@@ -119,6 +157,7 @@ export const exercise07: Exercise = {
   chapter: "8.5",
   title: "写一个扩展，注册把文本倒过来的 reverse 工具",
   file: FILE,
+  additions: { file: "src/rules.ts", opens: "export const RULES: Rule[] = [" },
   hints: [
     "扩展就是一个默认导出的工厂函数：宿主把 pi 交给它，它用 pi.registerTool 往同一个注册表里加工具。「倒过来」要按字符倒，而不是按 UTF-16 单元倒。",
     "照着 extensions/logger.ts 的形状写（它注册了 upper）；工具的形状见 src/tools/types.ts 的 ToolDefinition。字符串的 split(\"\") 按 UTF-16 单元切，😀 占两个单元。",

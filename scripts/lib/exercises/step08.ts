@@ -10,7 +10,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { attempt, expectThat, loadExport, same, show, withDeadline } from "./helpers.ts";
+import { attempt, expectThat, isDeepStrictEqual, loadExport, same, show, withDeadline } from "./helpers.ts";
+import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
 
 interface StreamEvent {
@@ -58,7 +59,8 @@ async function startFakeOllama() {
 
 const line = (value: unknown): string => JSON.stringify(value) + "\n";
 const chunkLine = (text: string) => line({ model: MODEL, created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: text }, done: false });
-const doneLine = (reason = "stop") => line({ model: MODEL, created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: "" }, done: true, done_reason: reason, prompt_eval_count: 26, eval_count: 9 });
+const doneLine = (reason = "stop", input = 26, output = 9) =>
+  line({ model: MODEL, created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: "" }, done: true, done_reason: reason, prompt_eval_count: input, eval_count: output });
 const NDJSON = { "content-type": "application/x-ndjson" };
 
 /** 分几次写出去，每次之间让出事件循环，让客户端分几块收到。 */
@@ -107,7 +109,7 @@ const describe = (outcome: Outcome): string => {
 };
 const textOf = (message: StreamEvent["message"]): string => (message?.content ?? []).map((part) => (part.type === "text" ? part.text ?? "" : "")).join("");
 
-async function check(stepDir: string): Promise<Check[]> {
+async function check(stepDir: string, random: Random): Promise<Check[]> {
   const loaded = await loadExport<Factory>(stepDir, FILE, "createOllamaStream", "function");
   if (loaded.value === undefined) return [loaded.check];
   const create = loaded.value;
@@ -161,7 +163,7 @@ async function check(stepDir: string): Promise<Check[]> {
         const outcome = await consume(stream, ask("我叫小明"));
         const last = outcome.done.at(-1);
         const ok = outcome.threw === undefined && outcome.text === "你好，小明！" && outcome.done.length === 1 && last?.stopReason === "stop" && textOf(last) === "你好，小明！";
-        const usageOk = JSON.stringify(last?.usage) === JSON.stringify({ input: 26, output: 9, cacheRead: 0, cacheWrite: 0 });
+        const usageOk = isDeepStrictEqual(last?.usage, { input: 26, output: 9, cacheRead: 0, cacheWrite: 0 });
         return expectThat(normalName, ok && usageOk, `${describe(outcome)}，usage=${show(last?.usage)}`, '文字 "你好，小明！"，1 个 done，stopReason="stop"，usage={"input":26,"output":9,"cacheRead":0,"cacheWrite":0}');
       })),
     );
@@ -267,6 +269,39 @@ async function check(stepDir: string): Promise<Check[]> {
         }
         const disconnected = await withDeadline(connectionClosed.then(() => true), 5_000, "等连接断开").catch(() => false);
         return expectThat(abortName, finished.threw === undefined && finished.done.at(-1)?.stopReason === "aborted" && disconnected, `${describe(finished)}${disconnected ? "" : "；5 秒后服务器那边的连接仍然开着（signal 没交给 fetch？）"}`);
+      })),
+    );
+
+    // 11. 随机用例：现造的回复（汉字、emoji 混着来），切成随机大小的字节块；现造的 HTTP 错误
+    const pieces = Array.from({ length: random.int(2, 5) }, () => random.text(random.int(1, 6), ["cjk", "astral", "ascii"]));
+    const reason = random.pick(["stop", "length"]);
+    const usage = { input: random.int(1, 5000), output: random.int(1, 900) };
+    const size = random.int(1, 7);
+    const question = random.text(random.int(2, 6), ["cjk"]);
+    const replyName = `${generatedName(1, 2, `切成 ${size} 字节一块`)}：回复 ${show(pieces.join(""))}，done_reason 为 ${reason}，用量 ${usage.input}/${usage.output}`;
+    checks.push(
+      ...(await attempt(replyName, async () => {
+        server.next(async (_, res) => {
+          res.writeHead(200, NDJSON);
+          await writeInPieces(res, slices(pieces.map(chunkLine).join("") + doneLine(reason, usage.input, usage.output), size));
+          res.end();
+        });
+        const outcome = await consume(stream, ask(question));
+        const last = outcome.done.at(-1);
+        const seen = { threw: outcome.threw, text: outcome.text, done: outcome.done.length, stopReason: last?.stopReason, doneText: textOf(last), usage: last?.usage };
+        const text = pieces.join("");
+        return same(replyName, seen, { threw: undefined, text, done: 1, stopReason: reason, doneText: text, usage: { ...usage, cacheRead: 0, cacheWrite: 0 } });
+      })),
+    );
+    const status = random.pick([400, 404, 500, 503]);
+    const detail = `检查器的错误 ${random.id(6)}`;
+    const httpFresh = `${generatedName(2, 2, "HTTP 错误")}：HTTP ${status}，服务器说 ${show(detail)}：stopReason 是 error，errorMessage 里有 ${status} 和原话`;
+    checks.push(
+      ...(await attempt(httpFresh, async () => {
+        server.next((_, res) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ error: detail })));
+        const outcome = await consume(stream, ask(question));
+        const message = outcome.done.at(-1)?.errorMessage ?? "";
+        return expectThat(httpFresh, outcome.threw === undefined && outcome.done.at(-1)?.stopReason === "error" && message.includes(String(status)) && message.includes(detail), describe(outcome));
       })),
     );
   } finally {

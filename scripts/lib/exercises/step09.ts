@@ -8,7 +8,8 @@
  * 把失败的 done 也转发出去的写法，会让下游在重试成功之前就以为这一轮结束了。
  */
 
-import { attempt, expectThat, loadExport, show, withDeadline } from "./helpers.ts";
+import { attempt, expectThat, importFrom, loadExport, show, withDeadline } from "./helpers.ts";
+import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
 
 interface Message {
@@ -81,7 +82,41 @@ const describe = (seen: Seen, calls: number): string =>
     ? `抛出了异常：${seen.threw}`
     : `内层被调用 ${calls} 次；下游收到文字 ${show(seen.text)}、${seen.done.length} 个 done（${seen.done.map((message) => message.stopReason + (message.errorMessage ? `：${message.errorMessage}` : "")).join("；")}）`;
 
-async function check(stepDir: string): Promise<Check[]> {
+/** 几种可以重试的瞬时故障与几种不可重试的错误（是不是可重试，以步骤自己的分类器为准）。 */
+const TRANSIENT = [OVERLOADED, "HTTP 503：Service Unavailable", "HTTP 529：overloaded", "rate limit exceeded, please retry"];
+const FATAL = [QUOTA, "HTTP 401：invalid x-api-key", "HTTP 400：billing hard limit reached"];
+
+/**
+ * 随机用例：先是随机几次（至少一次）「还没吐字就瞬时故障」，然后以成功、吐了字才断、不可重试的错误三者之一结束；
+ * maxRetries 也是随机的。期望的调用次数与结局按规则推出来。
+ */
+function generated(random: Random, retryable: (message: string) => boolean): Array<{ why: string; script: Attempt[]; maxRetries: number; calls: number; text: string; stopReason: string }> {
+  const cases = [];
+  for (const ending of random.shuffle(["success", "cut", "fatal"] as const).slice(0, 2)) {
+    // 至少一次故障、至少允许重试一次：每条随机用例都要真的重试过（maxRetries=0 由固定用例管）
+    const maxRetries = random.int(1, 3);
+    const failures = random.int(1, 4);
+    const text = Array.from({ length: random.int(1, 3) }, () => random.text(random.int(1, 3), ["cjk", "astral"]));
+    const last: Attempt = ending === "success" ? { text } : ending === "cut" ? { text, error: CUT } : { error: random.pick(FATAL) };
+    const script: Attempt[] = [...Array.from({ length: failures }, () => ({ error: random.pick(TRANSIENT) })), last, { text: ["不该走到这一次"] }];
+    // 按规则推演：没吐字、可重试、还有次数 → 再来一次
+    let calls = 0;
+    for (;;) {
+      const step = script[calls] ?? {};
+      calls++;
+      const retry = (step.text ?? []).length === 0 && step.error !== undefined && retryable(step.error) && calls - 1 < maxRetries;
+      if (!retry) {
+        const stopReason = step.error === undefined ? "stop" : "error";
+        const why = `${failures} 次瞬时故障后${ending === "success" ? "成功" : ending === "cut" ? "吐了字才断" : "遇到不可重试的错误"}，maxRetries=${maxRetries}`;
+        cases.push({ why, script, maxRetries, calls, text: (step.text ?? []).join(""), stopReason });
+        break;
+      }
+    }
+  }
+  return cases;
+}
+
+async function check(stepDir: string, random: Random): Promise<Check[]> {
   const loaded = await loadExport<Wrap>(stepDir, FILE, "retryBeforeFirstToken", "function");
   if (loaded.value === undefined) return [loaded.check];
   const wrap = loaded.value;
@@ -147,6 +182,22 @@ async function check(stepDir: string): Promise<Check[]> {
       return expectThat(waitName, seen.threw === undefined && inner.calls.length === 1 && seen.done.length === 1 && seen.done[0]?.stopReason === "aborted", describe(seen, inner.calls.length));
     }, 15_000)),
   );
+
+  // 随机用例：是不是可重试，问步骤自己的分类器（学习者也被提示用它）
+  const { isRetryableAssistantError } = await importFrom<{ isRetryableAssistantError(message: Message): boolean }>(stepDir, "src/retry/classify.ts");
+  const retryable = (errorMessage: string) => isRetryableAssistantError({ role: "assistant", content: [], stopReason: "error", errorMessage });
+  const fresh = generated(random, retryable);
+  for (const [index, { why, script, maxRetries, calls, text, stopReason }] of fresh.entries()) {
+    const name = `${generatedName(index + 1, fresh.length, why)}：${script.slice(0, -1).map((step) => (step.text ? `吐字 ${show(step.text.join(""))}` : "") + (step.error ? `${step.text ? "后" : ""}失败「${step.error}」` : step.text ? "后成功" : "")).join(" → ")}`;
+    checks.push(
+      ...(await attempt(name, async () => {
+        const inner = scripted(script);
+        const seen = await consume(wrap(inner.fn, { maxRetries, baseDelayMs: 1 }));
+        const ok = seen.threw === undefined && inner.calls.length === calls && seen.text === text && seen.done.length === 1 && seen.done[0]?.stopReason === stopReason;
+        return expectThat(name, ok, describe(seen, inner.calls.length), `内层被调用 ${calls} 次；下游收到文字 ${show(text)}、1 个 done（${stopReason}）`);
+      })),
+    );
+  }
   return checks;
 }
 

@@ -5,6 +5,8 @@
  * 检查器只运行学习者的代码、看它做了什么，从不比对代码文本。
  */
 
+import type { Random } from "./random.ts";
+
 /** 一项检查的结果。 */
 export interface Check {
   /** 学习者看得懂的中文名字，说清楚查的是什么情形。 */
@@ -35,8 +37,14 @@ export interface Exercise {
   /**
    * 按行为检查 stepDir（真实步骤目录或它的临时副本）里的练习文件。
    * 调用前已确认文件存在；这里负责加载它、运行它、比对结果。
+   * random 用来现造随机用例（名字以「随机用例」开头），同一个种子造出同一批。
    */
-  check(stepDir: string): Promise<Check[]>;
+  check(stepDir: string, random: Random): Promise<Check[]>;
+  /**
+   * 可选：学习者可以在 src/ 的哪个文件里「只加不改」。练习 7 按书上的第 4 步在 src/rules.ts 的
+   * RULES 里加两条规则；opens 是那个数组开头的一行，加的行必须落在它和配对的 "];" 之间。
+   */
+  additions?: { file: string; opens: string };
 }
 
 /** 一次检查的完整报告。 */
@@ -46,6 +54,8 @@ export interface Report {
   checks: Check[];
   /** 文件还不存在：学习者还没开始。 */
   notStarted: boolean;
+  /** 这次随机用例的种子（没通过时打印，--seed 重放）。 */
+  seed: number;
 }
 
 export const passed = (report: Report): boolean =>
