@@ -85,7 +85,7 @@ export function formatError(error: SerializedError): string {
   // stack 的第一行通常就是「名字: 消息」；没有时单独写消息
   const head = `${error.name ?? "Error"}: ${error.message}`;
   if (!stack.startsWith(head) && !stack.includes(error.message)) parts.push(head);
-  if (error.diff) parts.push(error.diff);
+  if (typeof error.diff === "string" && error.diff !== "") parts.push(error.diff);
   parts.push(stack || head);
   return parts.join("\n");
 }
