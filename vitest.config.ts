@@ -1,4 +1,10 @@
 import { defineConfig } from "vitest/config";
+import ShortReporter from "./scripts/vitest/short-reporter.ts";
+
+// 输出：每个步骤或包一行，失败的测试打印全部细节（scripts/vitest/short-reporter.ts）。
+// 想看每个测试的名字：npm test -- --reporter=default。
+// CI 另外要一份 JSON 报告来数跳过的测试（.ci/check-skips.mjs）：由环境变量 VITEST_JSON_REPORT 给出路径。
+const jsonReport = process.env.VITEST_JSON_REPORT;
 
 // 根目录一次跑完：各步骤自己的测试、本地脚本服务器的测试、仓库脚本的测试、练习参考答案
 export default defineConfig({
@@ -11,6 +17,8 @@ export default defineConfig({
       "solutions/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.git/**"],
+    reporters: jsonReport ? [new ShortReporter(), "json"] : [new ShortReporter()],
+    ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
     // 单个测试的上限只在真卡住时起作用：给得很宽，机器很忙（别的程序占满 CPU）时也不误报
     testTimeout: 120_000,
     hookTimeout: 120_000, // beforeAll 里也会跑 demo、起进程：同样只防真卡住（默认 10 秒太紧）

@@ -1,6 +1,6 @@
 /**
  * 在真的浏览器里打开生成的页面，检查 DOM，并把截图存进 test-output/（git 忽略）。
- * 没有 Chromium 的机器上跳过，并打印原因。
+ * 没有 Chromium 的机器上跳过，并打印原因；CI=true 时不跳过，而是失败并说出缺了什么（CI 里缺 Chromium 说明安装坏了）。
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -12,17 +12,23 @@ import { chromiumMissing, launchChromium, type Browser } from "../tools/chromium
 import { copyFixture, runViewer, viewerDir } from "./helpers/cli.ts";
 
 const missing = chromiumMissing();
-if (missing) console.log(`跳过浏览器测试：${missing}`);
+const inCI = process.env.CI === "true";
+if (missing && !inCI) console.warn(`跳过浏览器测试：${missing}`);
 
 const outputDir = path.join(viewerDir, "test-output");
+// 截图只给人看（测试从不读它们），却要花浏览器不少 CPU：设 VIEWER_TEST_SCREENSHOTS=1 才拍
+const screenshots = process.env.VIEWER_TEST_SCREENSHOTS === "1";
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (screenshots) await page.screenshot({ path: path.join(outputDir, name), fullPage: true });
+}
 
 /**
  * 生成页面并在浏览器里打开；记下弹框、页面里的报错和除页面本身以外的任何请求。
  * 页面写进会话副本所在的临时目录（测试结束时删掉），而不是共用的 test-output/：几份 npm test 同时跑时，
  * 别人正在改写的页面不会被我们读到（截图只给人看，测试不读，仍存进 test-output/）。
  */
-async function openPage(browser: Browser, fixture: string, step: string, width = 900) {
-  const file = copyFixture(fixture);
+async function openPage(browser: Browser, fixture: string, step: string, width = 900, as?: string) {
+  const file = copyFixture(fixture, as);
   const out = path.join(path.dirname(file), `${path.basename(fixture, ".jsonl")}-${step}-${width}.html`);
   const result = await runViewer([file, "--step", step, "--out", out]);
   expect(result.code, result.stderr).toBe(0);
@@ -44,9 +50,10 @@ async function openPage(browser: Browser, fixture: string, step: string, width =
 }
 
 // 起浏览器、生成页面都在等子进程：两核的忙碌机器上给足时间（只是上限，测试从不按时间判断对错）
-describe.skipIf(missing !== undefined)("在 Chromium 里看页面", { timeout: 120_000 }, () => {
+describe.skipIf(missing !== undefined && !inCI)("在 Chromium 里看页面", { timeout: 120_000 }, () => {
   let browser: Browser;
   beforeAll(async () => {
+    if (missing) throw new Error(`CI=true 时浏览器测试不许跳过：${missing}`);
     fs.mkdirSync(outputDir, { recursive: true });
     browser = await launchChromium();
   }, 120_000);
@@ -62,7 +69,7 @@ describe.skipIf(missing !== undefined)("在 Chromium 里看页面", { timeout: 1
     expect(await page.locator(".mark-aborted").count()).toBe(1);
     expect(await page.locator(".entry.off").count()).toBe(0);
     expect(await page.locator(".entry").nth(1).locator(".jump").textContent()).toBe("→ 结果：第 3 条");
-    await page.screenshot({ path: path.join(outputDir, "step07-demo.png"), fullPage: true });
+    await screenshot(page, "step07-demo.png");
     expect(errors).toEqual([]);
     expect(otherRequests()).toEqual([]);
   });
@@ -80,12 +87,16 @@ describe.skipIf(missing !== undefined)("在 Chromium 里看页面", { timeout: 1
     // 只看进请求的条目
     await page.getByLabel("只看进请求的条目").check();
     expect(await page.locator(".entry").count()).toBe(8);
-    await page.screenshot({ path: path.join(outputDir, "step09-demo-on-chain.png"), fullPage: true });
+    await screenshot(page, "step09-demo-on-chain.png");
     expect(errors).toEqual([]);
   });
 
   it("不可信的内容：<script>、</textarea>、onerror= 都只是文字，什么也没执行；思考默认折叠", async () => {
-    const { page, dialogs, errors, otherRequests } = await openPage(browser, "hostile.jsonl", "09", 390);
+    // 文件名也是外来文字：<title> 与页头里都要一字不差（没转义的话 &amp; 会被浏览器读成 &）
+    const name = process.platform === "win32" ? "a&amp;b'.jsonl" : "a&amp;<img src=x onerror=alert(1)>.jsonl";
+    const { page, dialogs, errors, otherRequests } = await openPage(browser, "hostile.jsonl", "09", 390, name);
+    expect(await page.title()).toBe(`会话 ${name}`);
+    expect(await page.locator("h1").textContent()).toBe(`会话 ${name}`);
     expect(await page.locator("#entry-0 pre").textContent()).toBe("<script>alert(1)</script>");
     expect(await page.locator("#entry-1 .entry-body > pre.text").textContent()).toContain('</textarea><img src=x onerror="window.__pwned=1">');
     expect(await page.locator("img").count()).toBe(0);
@@ -105,7 +116,7 @@ describe.skipIf(missing !== undefined)("在 Chromium 里看页面", { timeout: 1
     expect(await page.locator(".warnings li").count()).toBe(2);
     // 手机宽度：没有横向滚动条
     expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
-    await page.screenshot({ path: path.join(outputDir, "hostile-phone.png"), fullPage: true });
+    await screenshot(page, "hostile-phone.png");
     expect(errors).toEqual([]);
     expect(otherRequests()).toEqual([]);
   });

@@ -2,9 +2,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSession } from "../src/load.ts";
 import { buildModel, type ViewModel } from "../src/model.ts";
-import { jsonForScript, renderPage } from "../src/page.ts";
+import { escapeHtml, jsonForScript, renderPage } from "../src/page.ts";
 import { harnessDir } from "../src/steps.ts";
-import { fixturesDir } from "./helpers/cli.ts";
+import { copyFixture, fixturesDir } from "./helpers/cli.ts";
 
 async function view(fixture: string, step: string, stepNumber: number): Promise<ViewModel> {
   const loaded = await loadSession(path.join(fixturesDir, fixture), path.join(harnessDir, step));
@@ -77,5 +77,48 @@ describe("renderPage", () => {
     const markup = html.replace(/<script type="application\/json" id="session-data">[^<]*<\/script>/, "");
     expect(markup).not.toMatch(/https?:\/\/|<link|<img|<iframe|@import|url\(|<script src/i);
     expect(html).toContain(`http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-`);
+  });
+});
+
+// 页面里出现外来文字的地方只有两处：<title> 里的文件名（服务端拼进 HTML，靠 escapeHtml），
+// 以及数据块（靠 jsonForScript）；页面脚本再用 textContent 把数据放进 DOM（浏览器测试查）。
+// Windows 的文件名里不能有 < > "，那里用一个同样要转义的名字（& 与 '）。
+const HOSTILE_NAME = process.platform === "win32" ? "a&amp;b'onerror=alert(1).jsonl" : "a<img src=x onerror=alert(1)>.jsonl";
+
+/** 去掉数据块、页面脚本与样式之后剩下的标签名：只许是页面自己的那几个 */
+function tagsOutsideData(html: string): string[] {
+  const markup = html
+    .replace(/<script type="application\/json" id="session-data">[^<]*<\/script>/, "")
+    .replace(/<script>[\s\S]*?<\/script>/, "")
+    .replace(/<style>[\s\S]*?<\/style>/, "");
+  return [...markup.matchAll(/<\/?([a-zA-Z!][\w-]*)/g)].map((m) => (m[1] as string).toLowerCase());
+}
+
+describe("转义：外来文字进 HTML 的每一处", () => {
+  it("escapeHtml 转义 & < > \" ' 五个字符，别的原样保留", () => {
+    expect(escapeHtml(`a&b<c>d"e'f 中文`)).toBe("a&#38;b&#60;c&#62;d&#34;e&#39;f 中文");
+    expect(escapeHtml("&#60;")).toBe("&#38;#60;"); // 已经像实体的文字也再转一次：显示出来和文件名一字不差
+  });
+
+  it(`文件名 ${HOSTILE_NAME} 进 <title> 时被转义；页面里除了自己的标签没有别的`, async () => {
+    const file = copyFixture("step07-demo.jsonl", HOSTILE_NAME);
+    const loaded = await loadSession(file, path.join(harnessDir, "step07-abort-extensions"));
+    expect(loaded.name).toBe(HOSTILE_NAME);
+    const html = renderPage(buildModel(loaded.lines, { name: loaded.name, step: "step07-abort-extensions", stepNumber: 7, warnings: loaded.warnings }));
+    expect(html).toContain(`<title>会话 ${escapeHtml(HOSTILE_NAME)}</title>`);
+    expect(html).not.toContain(HOSTILE_NAME);
+    expect(html.match(/<\/title>/g)).toHaveLength(1);
+    expect(new Set(tagsOutsideData(html))).toEqual(new Set(["!doctype", "html", "head", "meta", "title", "body", "noscript", "main"]));
+  });
+
+  it("会话里每一个字段的外来文字都只进数据块：拼出的 HTML 里一个外来标签也没有", async () => {
+    const model = await view("hostile.jsonl", "step09-retry-timeout", 9);
+    const evil = '<img src=x onerror="alert(1)">&amp;</title></script>';
+    // 名字、步骤、警告都换成恶意文字：它们是除消息以外仅有的字符串字段
+    const html = renderPage({ ...model, name: evil, step: evil, warnings: [evil, ...model.warnings] });
+    expect(html).toContain(`<title>会话 ${escapeHtml(evil)}</title>`);
+    expect(tagsOutsideData(html).filter((t) => t === "img")).toEqual([]);
+    expect(html.match(/<\/title>/g)).toHaveLength(1);
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
   });
 });

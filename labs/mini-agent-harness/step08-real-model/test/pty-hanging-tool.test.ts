@@ -7,14 +7,16 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { cleanEnv, mainArgs, makeSandbox, removeSandbox, stepRoot } from "./helpers/cli.js";
 
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
 // 记下解释器的真实路径：python3 可能是 pyenv 之类的 shell 垫片，每次经过它都要多起一串 bash 进程
 const python = process.platform === "win32" ? undefined : ["python3", "python"].map((cmd) => spawnSync(cmd, ["-c", "import pty, sys; print(sys.executable)"], { encoding: "utf8" })).find((probe) => probe.status === 0)?.stdout.trim() || undefined;
-if (!python) console.warn("[跳过] 伪终端测试：找不到带 pty 模块的 python3（Windows 没有 POSIX 伪终端）");
+// CI=true 时缺了 python3 不许悄悄跳过，而是失败并说出缺了什么（Windows 除外：它本来就没有 POSIX 伪终端，见 .ci/skip-allow-list.txt）
+const mustRun = process.env.CI === "true" && process.platform !== "win32";
+if (!python && !mustRun) console.warn("[跳过] 伪终端测试：找不到带 pty 模块的 python3（Windows 没有 POSIX 伪终端）");
 
 /** 注册一个 upper 工具，它返回一个永远不会结束的 promise，也不看任何信号。 */
 const HANGING_EXTENSION = `export default (pi) => pi.registerTool({
@@ -30,7 +32,10 @@ beforeEach(() => {
 });
 afterEach(() => removeSandbox(sandbox));
 
-describe.skipIf(!python)("伪终端里 Ctrl+C 与不结束的工具", () => {
+describe.skipIf(!python && !mustRun)("伪终端里 Ctrl+C 与不结束的工具", () => {
+  beforeAll(() => {
+    if (!python) throw new Error("CI=true 时伪终端测试不许跳过：找不到带 pty 模块的 python3（.ci/run 会先用 apt 装上 python3）");
+  });
   it("工具卡住时 Ctrl+C 回到提示符；空闲时再按一次 Ctrl+C 退出", () => {
     const script = [
       { expect: "你> " },

@@ -136,6 +136,21 @@ describe("SseParser", () => {
     for (let i = 0; i < bytes.length; i += 1000) chunks.push(bytes.subarray(i, i + 1000));
     expect(parse(...chunks)).toEqual([msg(long)]);
   });
+
+  it("单行 data:x（冒号后没有空格，很多服务商这样发）紧跟空行：值一个字符也不少", () => {
+    // 最常见的形状：一行 data 加一个空行。不论解析器走不走捷径，值都必须是冒号后的全部文字
+    expect(parse("data:x\n\n")).toEqual([msg("x")]);
+    expect(parse("data:xy\n\ndata:z\n\n")).toEqual([msg("xy"), msg("z")]);
+    expect(parse('data:{"a":1}\n\n')).toEqual([msg('{"a":1}')]);
+    expect(parse("event: delta\ndata:x\n\n")).toEqual([msg("x", "delta")]);
+    expect(parse("data:x\r\n\r\n", "data:y\r\r")).toEqual([msg("x"), msg("y")]);
+    expect(parse("data:\n\n")).toEqual([msg("")]);
+    // 被切在任意一个字节处（包括冒号前后、空行中间）也一样
+    const bytes = encoder.encode("data:x\n\ndata:中\n\n");
+    for (let i = 0; i <= bytes.length; i++) {
+      expect(parse(bytes.subarray(0, i), bytes.subarray(i)), `切在第 ${i} 字节`).toEqual([msg("x"), msg("中")]);
+    }
+  });
 });
 
 describe("readSse", () => {
