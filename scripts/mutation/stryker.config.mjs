@@ -1,0 +1,27 @@
+// @ts-check
+// StrykerJS 配置：变异第 09 步的 src/，用第 09 步自己的测试去杀变异体。
+// 由 scripts/mutation/run.ts（npm run mutation）加载；路径都相对于仓库根目录（Stryker 的工作目录）。
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+const config = {
+  testRunner: "vitest",
+  plugins: ["@stryker-mutator/vitest-runner"],
+  vitest: { configFile: "scripts/mutation/vitest.config.ts", related: true },
+  mutate: ["labs/mini-agent-harness/step09-retry-timeout/src/**/*.ts"],
+  // 每个测试各自记下它执行到了哪些变异体：一个变异体只重跑碰得到它的那几个测试
+  coverageAnalysis: "perTest",
+  // 两核机器：两个 worker 已经把它占满
+  concurrency: 2,
+  // 沙箱里只需要第 09 步和它的测试用到的本地脚本服务器；其余目录不复制
+  ignorePatterns: ["/docs", "/research", "/solutions", "/labs/session-viewer", "/labs/mini-agent-harness/step0[1-8]-*", "/scripts/test", "/scripts/bench"],
+  tempDirName: ".stryker-tmp",
+  reporters: ["html", "json", "progress"],
+  htmlReporter: { fileName: "reports/mutation/index.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  // 机器很忙时测试会变慢：超时给宽些，免得把「慢」误算成「卡住」
+  timeoutMS: 8_000,
+  timeoutFactor: 1.5,
+  dryRunTimeoutMinutes: 20,
+  thresholds: { high: 90, low: 85, break: null },
+};
+
+export default config;

@@ -1,0 +1,152 @@
+// 读 Stryker 的 JSON 报告（mutation-testing-report-schema），算每个文件的变异分数，
+// 并把「存活的变异体」与 equivalents.json 里登记的等价变异体对上号。
+// 对号按「文件 + 变异算子 + 被改的原文 + 改成的文本」，行号只用来在几个同样的候选里挑最近的：
+// 别人在文件前面加几行，登记不会失效；代码真的变了，旧登记对不上，新的存活者也藏不住。
+
+/** 报告里我们用到的那一小部分（完整格式见 mutation-testing-report-schema）。 */
+export interface ReportPosition {
+  line: number;
+  column: number;
+}
+export interface ReportMutant {
+  id: string;
+  mutatorName: string;
+  replacement?: string;
+  status: string;
+  location: { start: ReportPosition; end: ReportPosition };
+}
+export interface Report {
+  files: Record<string, { source: string; mutants: ReportMutant[] }>;
+}
+
+/** equivalents.json 的一条：file 相对于第 09 步目录，line 是登记时的行号。 */
+export interface Equivalent {
+  file: string;
+  line: number;
+  mutator: string;
+  original: string;
+  replacement: string;
+  why: string;
+}
+
+export interface Survivor {
+  file: string;
+  line: number;
+  mutator: string;
+  original: string;
+  replacement: string;
+  status: string;
+}
+
+export interface FileScore {
+  file: string;
+  killed: number; // 含超时（Stryker 也把超时算作「测出来了」）
+  survived: number; // 含没有测试执行到的（NoCoverage）
+  equivalent: number; // survived 里已登记为等价的那几个
+  errors: number; // 编译错误、运行时错误：不计入分母
+  ignored: number; // 没有测（--ignore-static 跳过的静态变异体）：不计入分母
+}
+
+export interface Summary {
+  files: FileScore[];
+  /** 没登记的存活者：要么补测试杀掉，要么证明等价后登记。 */
+  unlisted: Survivor[];
+  /** 登记了却没对上的条目（只算本次变异过的文件）：代码或测试变了，登记该更新或删掉。 */
+  stale: Equivalent[];
+}
+
+const DETECTED = new Set(["Killed", "Timeout"]);
+const UNDETECTED = new Set(["Survived", "NoCoverage"]);
+
+/** 多个空白压成一个：登记里的原文不必逐字符照抄缩进与换行。 */
+export function normalizeText(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+/** 报告里的位置是 1 起的行、1 起的列；取出这一段原文。 */
+export function sliceSource(source: string, start: ReportPosition, end: ReportPosition): string {
+  const lines = source.split("\n");
+  const offset = (p: ReportPosition) => {
+    let n = 0;
+    for (let i = 0; i < p.line - 1; i++) n += (lines[i]?.length ?? 0) + 1;
+    return n + p.column - 1;
+  };
+  return source.slice(offset(start), offset(end));
+}
+
+const keyOf = (x: { file: string; mutator: string; original: string; replacement: string }) =>
+  [x.file, x.mutator, normalizeText(x.original), normalizeText(x.replacement)].join("\u0000");
+
+/**
+ * fileKey 把报告里的文件名变成登记用的名字（相对于第 09 步目录、正斜杠）。
+ */
+export function summarize(report: Report, equivalents: Equivalent[], fileKey: (reportName: string) => string): Summary {
+  const files: FileScore[] = [];
+  const survivors: Survivor[] = [];
+  for (const [name, entry] of Object.entries(report.files)) {
+    const file = fileKey(name);
+    const score: FileScore = { file, killed: 0, survived: 0, equivalent: 0, errors: 0, ignored: 0 };
+    for (const m of entry.mutants) {
+      if (DETECTED.has(m.status)) score.killed++;
+      else if (UNDETECTED.has(m.status)) {
+        score.survived++;
+        survivors.push({
+          file,
+          line: m.location.start.line,
+          mutator: m.mutatorName,
+          original: sliceSource(entry.source, m.location.start, m.location.end),
+          replacement: m.replacement ?? "",
+          status: m.status,
+        });
+      } else if (m.status === "Ignored") score.ignored++;
+      else score.errors++;
+    }
+    files.push(score);
+  }
+  files.sort((a, b) => a.file.localeCompare(b.file));
+
+  // 同一个键可能有几条登记、几个存活者：按行号距离最近的两两配对，每条登记最多用一次
+  const pool = new Map<string, Equivalent[]>();
+  for (const e of equivalents) {
+    const k = keyOf(e);
+    pool.set(k, [...(pool.get(k) ?? []), e]);
+  }
+  const unlisted: Survivor[] = [];
+  const byFile = new Map(files.map((f) => [f.file, f]));
+  for (const s of survivors) {
+    const candidates = pool.get(keyOf(s)) ?? [];
+    if (candidates.length === 0) {
+      unlisted.push(s);
+      continue;
+    }
+    let best = 0;
+    for (let i = 1; i < candidates.length; i++) {
+      if (Math.abs(candidates[i]!.line - s.line) < Math.abs(candidates[best]!.line - s.line)) best = i;
+    }
+    candidates.splice(best, 1);
+    byFile.get(s.file)!.equivalent++;
+  }
+  const mutated = new Set(files.map((f) => f.file));
+  const stale = [...pool.values()].flat().filter((e) => mutated.has(e.file));
+  unlisted.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  return { files, unlisted, stale };
+}
+
+/** 变异分数：测出来的 ÷（测出来的 + 存活的），百分比。excludeEquivalent 时登记的等价变异体不进分母。 */
+export function scoreOf(s: Pick<FileScore, "killed" | "survived" | "equivalent">, excludeEquivalent: boolean): number {
+  const total = s.killed + s.survived - (excludeEquivalent ? s.equivalent : 0);
+  return total === 0 ? 100 : (100 * s.killed) / total;
+}
+
+/** 几个文件加在一起（整个 retry/ 目录、全部文件）。 */
+export function sumScores(file: string, parts: FileScore[]): FileScore {
+  const total: FileScore = { file, killed: 0, survived: 0, equivalent: 0, errors: 0, ignored: 0 };
+  for (const p of parts) {
+    total.killed += p.killed;
+    total.survived += p.survived;
+    total.equivalent += p.equivalent;
+    total.errors += p.errors;
+    total.ignored += p.ignored;
+  }
+  return total;
+}
