@@ -1,0 +1,96 @@
+// VitePress 的配置：源文件是生成器写好的 .gen/（见 scripts/generate.ts），侧边栏与阅读顺序也从它写下的 book-data.json 读。
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitepress";
+import { callouts } from "./callouts";
+
+const bookDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dataFile = path.join(bookDir, ".gen", "book-data.json");
+if (!fs.existsSync(dataFile)) throw new Error("没有 .gen/book-data.json：请用 npm run book:build（它先生成源文件再构建）");
+const data = JSON.parse(fs.readFileSync(dataFile, "utf8")) as {
+  chapters: Array<{ url: string; title: string }>;
+  steps: Array<{ url: string; title: string; name: string }>;
+  repoPages: Array<{ url: string; title: string }>;
+};
+
+export default defineConfig({
+  lang: "zh-CN",
+  title: "从零搭一个 Agent Harness",
+  description: "第 8 章与第 5.6 节：一步一步搭出一个迷你的 coding agent 外壳，每一处引用都由测试核对",
+  srcDir: ".gen",
+  outDir: "dist",
+  cacheDir: ".vitepress/cache",
+  cleanUrls: false,
+  // 静态页面（代码页等）不是 VitePress 的页面，死链检查由浏览器测试负责爬
+  ignoreDeadLinks: [/^\/(code|diff|pi|sessions|figures|static)\//],
+  head: [["link", { rel: "icon", href: "data:," }]],
+  markdown: {
+    theme: { light: "github-light", dark: "github-dark" },
+    config(md) {
+      md.use(callouts);
+    },
+  },
+  themeConfig: {
+    siteTitle: "从零搭一个 Agent Harness",
+    sidebar: [
+      { text: "书", items: [{ text: "书的地图", link: "/" }, ...data.chapters.map((c) => ({ text: c.title, link: c.url }))] },
+      { text: "步骤目录", collapsed: false, items: data.steps.map((s) => ({ text: s.title, link: s.url })) },
+      { text: "附录：仓库里的说明与调研", collapsed: true, items: data.repoPages.map((p) => ({ text: p.title, link: p.url })) },
+    ],
+    outline: { level: [2, 3], label: "本页目录" },
+    docFooter: { prev: "上一页", next: "下一页" },
+    darkModeSwitchLabel: "外观",
+    lightModeSwitchTitle: "切换到浅色",
+    darkModeSwitchTitle: "切换到深色",
+    sidebarMenuLabel: "目录",
+    returnToTopLabel: "回到顶部",
+    notFound: { title: "页面不存在", quote: "这个地址在书站里没有对应的页面。", linkText: "回到书的地图" },
+    search: {
+      provider: "local",
+      options: {
+        translations: {
+          button: { buttonText: "搜索", buttonAriaLabel: "搜索" },
+          modal: {
+            displayDetails: "显示详细列表",
+            resetButtonTitle: "清除",
+            backButtonTitle: "关闭",
+            noResultsText: "没有找到",
+            footer: { selectText: "打开", navigateText: "切换", closeText: "关闭" },
+          },
+        },
+        miniSearch: {
+          options: {
+            // 中文没有空格：默认分词器会把一整句当成一个词。这里用浏览器与 Node 都自带的 Intl.Segmenter 分词，
+            // 再给每一段连续的汉字补上所有相邻两字（二元组），「取消点」「扩展宿主」这样的词不管怎么切都能对上。
+            // 这个函数会被原样序列化进页面（VitePress 的 serializeFunctions），所以不能引用外面的变量。
+            tokenize: (text: string) => {
+              const out: string[] = [];
+              const han = /[\u3400-\u9fff\uf900-\ufaff]/;
+              const seg = new Intl.Segmenter("zh", { granularity: "word" });
+              for (const s of seg.segment(text)) {
+                if (!s.isWordLike) continue;
+                const w = s.segment;
+                if (!han.test(w)) {
+                  out.push(w);
+                  continue;
+                }
+                if (w.length >= 2) out.push(w);
+              }
+              for (const run of text.match(/[\u3400-\u9fff\uf900-\ufaff]{2,}/g) ?? []) {
+                for (let i = 0; i + 2 <= run.length; i++) out.push(run.slice(i, i + 2));
+              }
+              return out;
+            },
+          },
+          searchOptions: {
+            fuzzy: 0.15,
+            prefix: true,
+            combineWith: "AND",
+            boost: { title: 4, text: 2, titles: 1 },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,184 @@
+// 从仓库生成书站的源文件（.gen/）：章节副本、首页、步骤页、research 笔记页，以及 public/ 下的
+// 代码页、差异页、Pi 源码页、会话页和 Mermaid 图。VitePress 再把 .gen/ 构建成 dist/。
+// 生成的一切都来自仓库里提交的文件与构建时的运行结果，所以书站不会与代码走样。
+import fs from "node:fs";
+import path from "node:path";
+import { listChapters } from "../../scripts/lib/docs-checker.ts";
+import { parseChapter } from "../../scripts/lib/docs/markdown.ts";
+import { readChapterSteps } from "../../scripts/lib/docs/front-matter.ts";
+import { listSteps } from "../../scripts/lib/steps.ts";
+import { cacheStats } from "./lib/highlight.ts";
+import { renderFigures } from "./lib/mermaid.ts";
+import { BOOK_DIR, DOCS_DIR, GEN_DIR, PUBLIC_DIR, ROOT, posix } from "./lib/paths.ts";
+import { checkPins, writePiPages, type PiFileRef } from "./lib/pi-pages.ts";
+import { writeSessionPages } from "./lib/sessions.ts";
+import { stepFileOf, stepFiles, stepPage, writeCodePages, type ChapterInfo } from "./lib/steps.ts";
+import { transformChapter, transformPlain, type CitationRecord, type TransformHooks } from "./lib/transform.ts";
+import { codeUrl, stepUrl } from "./lib/urls.ts";
+
+export interface BookData {
+  /** 按阅读顺序 */
+  chapters: Array<ChapterInfo & { url: string; mermaid: number; citations: CitationRecord[] }>;
+  steps: Array<{ name: string; title: string; url: string; sessions: string[] }>;
+  repoPages: Array<{ path: string; url: string; title: string }>;
+  counts: Record<string, number>;
+}
+
+/** 阅读顺序来自地图（docs/README.md 的「阅读顺序」一节里加粗的章节号），不在这里另写一份 */
+export function readingOrder(readme: string, files: string[]): string[] {
+  const section = /##\s*阅读顺序([\s\S]*?)(?:\n##\s|$)/.exec(readme)?.[1] ?? "";
+  const numbers: string[] = [];
+  for (const bold of section.matchAll(/\*\*([^*]+)\*\*/g)) for (const n of (bold[1] ?? "").matchAll(/\d+\.\d+/g)) if (!numbers.includes(n[0])) numbers.push(n[0]);
+  const ordered = numbers.map((n) => files.find((f) => f.startsWith(`${n}-`))).filter((f): f is string => f !== undefined);
+  // 地图里没提到的章节排在最后，免得新章节悄悄从站点里消失
+  return [...ordered, ...files.filter((f) => !ordered.includes(f))];
+}
+
+function titleOf(markdown: string, fallback: string): string {
+  return /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? fallback;
+}
+
+function write(rel: string, content: string): void {
+  const file = path.join(GEN_DIR, ...rel.split("/"));
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+function copyDir(from: string, to: string): void {
+  if (!fs.existsSync(from)) return;
+  fs.cpSync(from, to, { recursive: true });
+}
+
+export async function generate(log: (line: string) => void = () => {}): Promise<BookData> {
+  const started = Date.now();
+  let mark = started;
+  const phase = (name: string) => {
+    if (process.env.BOOK_TIMING) log(`  ${name}：${((Date.now() - mark) / 1000).toFixed(1)} 秒`);
+    mark = Date.now();
+  };
+  checkPins();
+  fs.rmSync(GEN_DIR, { recursive: true, force: true });
+  fs.mkdirSync(PUBLIC_DIR, { recursive: true });
+  copyDir(path.join(BOOK_DIR, "static"), path.join(PUBLIC_DIR, "static"));
+  copyDir(path.join(DOCS_DIR, "images"), path.join(GEN_DIR, "images"));
+
+  const steps = listSteps(ROOT);
+  const available = new Set(steps);
+  const readme = fs.readFileSync(path.join(DOCS_DIR, "README.md"), "utf8");
+  const order = readingOrder(readme, listChapters(ROOT));
+  const chapters: ChapterInfo[] = order.map((file) => {
+    const text = fs.readFileSync(path.join(DOCS_DIR, file), "utf8");
+    const parsed = parseChapter(text);
+    return { file, title: titleOf(text, file), number: /^(\d+\.\d+)/.exec(file)?.[1] ?? file, steps: readChapterSteps(parsed.frontMatter).steps.map((s) => s.name) };
+  });
+
+  // 会话页面要跑 demo（几秒），先开始，与下面的渲染同时进行
+  const sessionsPromise = writeSessionPages(PUBLIC_DIR, steps);
+
+  const mermaidCodes: string[] = [];
+  for (const c of chapters) for (const b of parseChapter(fs.readFileSync(path.join(DOCS_DIR, c.file), "utf8")).blocks) if (b.info.split(/\s+/)[0] === "mermaid") mermaidCodes.push(b.content.join("\n"));
+  const { figures, stats: figureStats } = await renderFigures(mermaidCodes, PUBLIC_DIR);
+  phase("Mermaid");
+  const sessions = await sessionsPromise;
+  phase("会话页面");
+
+  // 章节与首页链接到的 docs/ 之外的 Markdown（research 笔记、solutions 说明……）做成站内页面
+  const repoPages = new Map<string, string>();
+  const chapterSet = new Set(order);
+  const pageFor = (allowNew: boolean) => (repoPath: string): string | undefined => {
+    if (repoPath.startsWith("docs/") && chapterSet.has(repoPath.slice(5))) return `/${repoPath.slice(5)}`;
+    if (repoPath === "docs/README.md") return "/index.md";
+    const inStep = stepFileOf(repoPath);
+    if (inStep !== undefined) {
+      if (inStep.file === "" || inStep.file === "README.md") return available.has(inStep.step) ? `/steps/${inStep.step}.md` : undefined;
+      return stepFiles().files(inStep.step).includes(inStep.file) ? codeUrl(inStep.step, inStep.file) : undefined;
+    }
+    if (/\.md$/.test(repoPath) && fs.existsSync(path.join(ROOT, ...repoPath.split("/")))) {
+      if (repoPages.has(repoPath)) return repoPages.get(repoPath);
+      if (!allowNew) return undefined;
+      const url = `/repo/${repoPath}`;
+      repoPages.set(repoPath, url);
+      return url;
+    }
+    return undefined;
+  };
+  const hooks = (allowNew: boolean): TransformHooks => ({
+    figure: (code) => {
+      const f = figures.get(code);
+      if (f === undefined) throw new Error("内部错误：这张图没有渲染");
+      return f;
+    },
+    pageFor: pageFor(allowNew),
+    sessions: (step) => sessions.get(step) ?? [],
+  });
+
+  const data: BookData = { chapters: [], steps: [], repoPages: [], counts: {} };
+  const citedBy = new Map<string, ChapterInfo[]>();
+  const piCitedBy = new Map<string, Array<{ file: string; title: string }>>();
+  const piRefs: PiFileRef[] = [];
+  for (const c of chapters) {
+    const r = transformChapter(c.file, available, hooks(true));
+    write(c.file, r.markdown);
+    for (const [step, files] of r.codeFiles) for (const f of files) citedBy.set(`${step}/${f}`, [...(citedBy.get(`${step}/${f}`) ?? []), c]);
+    for (const p of r.piFiles) {
+      const key = `${p.packageName}@${p.version}/${p.file}`;
+      const list = piCitedBy.get(key) ?? [];
+      if (!list.some((x) => x.file === `/${c.file.replace(/\.md$/, ".html")}`)) list.push({ file: `/${c.file.replace(/\.md$/, ".html")}`, title: c.title });
+      piCitedBy.set(key, list);
+    }
+    piRefs.push(...r.piFiles);
+    data.chapters.push({ ...c, url: `/${c.file.replace(/\.md$/, ".html")}`, mermaid: r.figures, citations: r.citations });
+  }
+
+  phase("章节改写");
+  const home = transformPlain("docs/README.md", hooks(true));
+  write("index.md", `---\ntitle: 书的地图\n---\n\n${home.markdown}`);
+  piRefs.push(...home.piFiles);
+
+  // 仓库页面：只改链接与 Pi 引用；它们再链出去的 Markdown 不再继续展开（站外的留成文字）
+  for (const [repoPath, url] of repoPages) {
+    const r = transformPlain(repoPath, hooks(false));
+    const title = titleOf(r.markdown, repoPath);
+    write(url.slice(1), `---\ntitle: ${JSON.stringify(title)}\n---\n\n> 仓库文件 \`${repoPath}\`（构建书站时原样取来）\n\n${r.markdown}`);
+    for (const p of r.piFiles) {
+      const key = `${p.packageName}@${p.version}/${p.file}`;
+      piCitedBy.set(key, [...(piCitedBy.get(key) ?? []), { file: url.replace(/\.md$/, ".html"), title }]);
+    }
+    piRefs.push(...r.piFiles);
+    data.repoPages.push({ path: repoPath, url: url.replace(/\.md$/, ".html"), title });
+  }
+
+  let codePages = 0;
+  for (const step of steps) {
+    write(`steps/${step}.md`, await stepPage(PUBLIC_DIR, steps, step, chapters, hooks(false)));
+    codePages += await writeCodePages(PUBLIC_DIR, step, citedBy);
+    const title = titleOf(fs.readFileSync(path.join(ROOT, "labs", "mini-agent-harness", step, "README.md"), "utf8"), step);
+    data.steps.push({ name: step, title, url: stepUrl(step), sessions: sessions.get(step) ?? [] });
+  }
+  phase("步骤页与代码页");
+  const piPages = await writePiPages(PUBLIC_DIR, piRefs, piCitedBy);
+  phase("Pi 源码页");
+
+  const shiki = cacheStats();
+  data.counts = {
+    chapters: chapters.length,
+    labCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "lab").length, 0),
+    piCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "pi").length, 0),
+    figures: mermaidCodes.length,
+    figuresRendered: figureStats.rendered,
+    codePages,
+    piPages,
+    sessionPages: [...sessions.values()].reduce((n, s) => n + s.length, 0),
+    shikiCached: shiki.hits,
+    shikiRendered: shiki.misses,
+  };
+  write("book-data.json", JSON.stringify(data, null, 2));
+  log(
+    `生成：${data.counts.chapters} 章，实验引用 ${data.counts.labCitations} 处、Pi 引用 ${data.counts.piCitations} 处，` +
+      `图 ${data.counts.figures} 张（新渲染 ${figureStats.rendered}），代码页 ${codePages}，Pi 源码页 ${piPages}，会话页 ${data.counts.sessionPages}` +
+      `（${((Date.now() - started) / 1000).toFixed(1)} 秒）`,
+  );
+  return data;
+}
+
+export { posix };

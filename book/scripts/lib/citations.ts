@@ -1,0 +1,179 @@
+// 找出一章里的每一处引用，以及它在 Markdown 里的位置，好把它变成链接。
+//
+// 判定规则不在这里重写：实验引用用根目录文档检查器的 CitationResolver 与 mentions，
+// Pi 引用用 research/ 检查器的 extractCitations。这里只多记一样东西：引用在哪一行的哪几列。
+// 正文里的匹配方式与 scripts/lib/docs/inline-citations.ts 相同（那里的正则没有导出，照抄在下面）；
+// book/test 里有一条测试核对这里找到的实验引用数与 `npm run docs:check` 报告的一致，规则一旦分叉就会失败。
+import { parseCodeCitation } from "../../../scripts/lib/docs/code-blocks.ts";
+import { readChapterSteps } from "../../../scripts/lib/docs/front-matter.ts";
+import { mentions } from "../../../scripts/lib/docs/inline-citations.ts";
+import type { ParsedChapter } from "../../../scripts/lib/docs/markdown.ts";
+import { CitationResolver, isPiReference, type Resolved } from "../../../scripts/lib/docs/resolver.ts";
+import { extractCitations } from "../../../research/scripts/lib/pi-citations.ts";
+
+export interface LabCitation {
+  kind: "lab";
+  /** 章节里的行号（从 1 开始） */
+  line: number;
+  /** 在这一行里的起止列（原文，代码块引用时为整行） */
+  start: number;
+  end: number;
+  /** 引用原文，例如 src/main.ts:46 */
+  text: string;
+  step: string;
+  /** 步骤目录里的相对路径 */
+  file: string;
+  from: number;
+  to: number;
+  /** 检查器认的「点名的符号」（前后最近的行内代码）；代码块引用为空 */
+  symbols: string[];
+  /** true：这是代码块第一行的 // src/x.ts:A-B */
+  block: boolean;
+}
+
+export interface PiCitation {
+  kind: "pi";
+  line: number;
+  start: number;
+  end: number;
+  text: string;
+  packageName: string;
+  version: string;
+  file: string;
+  from: number;
+  to: number;
+  symbol?: string;
+}
+
+// ↓ 与 scripts/lib/docs/inline-citations.ts 相同
+const EXT = "(?:ts|tsx|mts|cts|js|mjs|cjs|json|jsonl|md|txt|ya?ml)";
+const FULL = new RegExp(`(?<![\\w./@-])((?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}):(\\d+)(?:-(\\d+))?(?!\\w)`, "g");
+const CONTINUATION = /:(\d+)(?:-(\d+))?(?!\w)/g;
+const CONTINUATION_BEFORE = /[、与和及,，(（\s]/;
+const PATH_ONLY = new RegExp(`^(?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}$|^(?:[\\w.-]+/)+$`);
+const FULL_ONE = new RegExp(`^(?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}:\\d+(?:-\\d+)?$`);
+
+function blankOut(line: string): string {
+  const blank = (s: string) => " ".repeat(s.length);
+  return line.replace(/<!--.*?-->/g, blank).replace(/\b[a-z][\w+.-]*:\/\/[^\s)>\]）」]+/gi, blank);
+}
+
+function precededByPiPackage(before: string): boolean {
+  const token = before.trimEnd().split(/\s+/).pop() ?? "";
+  return token !== "" && isPiReference(token);
+}
+// ↑
+
+/** display 形如 step07-abort-extensions/src/main.ts：拆成步骤与文件；不属于步骤的（scripts/…）返回 undefined */
+function splitDisplay(display: string): { step: string; file: string } | undefined {
+  const m = /^(step\d{2}-[a-z0-9-]+)\/(.+)$/.exec(display);
+  return m === null ? undefined : { step: m[1] ?? "", file: m[2] ?? "" };
+}
+
+interface Span {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** 一行正文里的实验引用（与 checkInlineLine 同样的匹配顺序） */
+function inlineCitations(raw: string, lineNo: number, resolver: CitationResolver): LabCitation[] {
+  const line = blankOut(raw);
+  const out: LabCitation[] = [];
+  const anchors: Array<{ end: number; resolved: Resolved }> = [];
+  const taken: Array<[number, number]> = [];
+  const piNames = new Set<string>();
+  const spans: Span[] = [...line.matchAll(/`([^`]+)`/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[1] ?? "" }));
+  const isCitationSpan = (s: Span) =>
+    FULL_ONE.test(s.text) || /^:\d+(-\d+)?$/.test(s.text) || isPiReference(s.text) || PATH_ONLY.test(s.text);
+  const symbols = spans.filter((s) => !isCitationSpan(s));
+  const named = (start: number, end: number): string[] => {
+    const before = symbols.filter((s) => s.end <= start).pop();
+    const after = symbols.find((s) => s.start >= end);
+    return [before, after].filter((s): s is Span => s !== undefined).map((s) => s.text);
+  };
+  const add = (resolved: Resolved, text: string, from: number, to: number, at: [number, number]) => {
+    if (resolved.kind !== "file") return;
+    const where = splitDisplay(resolved.display);
+    if (where === undefined) return;
+    out.push({ kind: "lab", line: lineNo, start: at[0], end: at[1], text, ...where, from, to, symbols: named(at[0], at[1]), block: false });
+  };
+
+  for (const m of line.matchAll(FULL)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    taken.push([start, end]);
+    const cited = m[1] ?? "";
+    const pi = isPiReference(cited) || precededByPiPackage(line.slice(0, start));
+    if (pi) piNames.add(cited.split("/").pop() ?? cited);
+    const piShorthand = !cited.includes("/") && piNames.has(cited);
+    const resolved: Resolved = pi || piShorthand ? { kind: "skip" } : resolver.resolve(cited);
+    anchors.push({ end, resolved });
+    const from = Number(m[2]);
+    add(resolved, m[0], from, m[3] === undefined ? from : Number(m[3]), [start, end]);
+  }
+  for (const m of line.matchAll(CONTINUATION)) {
+    const start = m.index;
+    if (taken.some(([a, b]) => start >= a && start < b)) continue;
+    let k = start - 1;
+    while (k >= 0 && line[k] === "`") k--;
+    if (k < 0 || !CONTINUATION_BEFORE.test(line[k] ?? "")) continue;
+    const anchor = anchors.filter((a) => a.end <= start).pop();
+    if (anchor === undefined || anchor.resolved.kind !== "file") continue;
+    const from = Number(m[1]);
+    add(anchor.resolved, m[0], from, m[2] === undefined ? from : Number(m[2]), [start, start + m[0].length]);
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+export interface ChapterCitations {
+  lab: LabCitation[];
+  pi: PiCitation[];
+  /** 这一章 front matter 声明的步骤 */
+  steps: string[];
+}
+
+/** 一章的全部引用：代码块第一行的、正文里的、Pi 的 */
+export function chapterCitations(root: string, chapter: ParsedChapter, available: ReadonlySet<string>, name: string): ChapterCitations {
+  const steps = readChapterSteps(chapter.frontMatter).steps.map((s) => s.name);
+  const resolver = new CitationResolver(root, available, steps);
+  const lab: LabCitation[] = [];
+  for (const block of chapter.blocks) {
+    const first = block.content[0];
+    if (first === undefined) continue;
+    const cite = parseCodeCitation(first);
+    if (cite === undefined) continue;
+    const resolved = resolver.resolve(cite.path);
+    if (resolved.kind !== "file") continue;
+    const where = splitDisplay(resolved.display);
+    if (where === undefined) continue;
+    const text = `${cite.path}:${cite.from}${cite.to === cite.from ? "" : `-${cite.to}`}`;
+    lab.push({ kind: "lab", line: block.fenceLine + 1, start: 0, end: first.length, text, ...where, from: cite.from, to: cite.to, symbols: [], block: true });
+  }
+  for (const [lineNo, text] of chapter.prose) lab.push(...inlineCitations(text, lineNo, resolver));
+
+  const pi: PiCitation[] = [];
+  const { citations } = extractCitations(chapter.lines.join("\n"), name);
+  for (const c of citations) {
+    const lineText = chapter.lines[c.line - 1] ?? "";
+    const start = lineText.indexOf(`\`${c.raw}\``);
+    if (start < 0) continue;
+    pi.push({
+      kind: "pi",
+      line: c.line,
+      start,
+      end: start + c.raw.length + 2,
+      text: c.raw,
+      packageName: c.packageName,
+      version: c.version,
+      file: c.sourcePath,
+      from: c.start,
+      to: c.end,
+      symbol: c.symbol,
+    });
+  }
+  return { lab, pi, steps };
+}
+
+/** 给测试用：引用点名的符号是否真在那几行里（与检查器同一个函数） */
+export { mentions };
