@@ -139,7 +139,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   for (const [repoPath, url] of repoPages) {
     const r = transformPlain(repoPath, hooks(false));
     const title = titleOf(r.markdown, repoPath);
-    write(url.slice(1), `---\ntitle: ${JSON.stringify(title)}\n---\n\n> 仓库文件 \`${repoPath}\`（构建书站时原样取来）\n\n${r.markdown}`);
+    write(url.slice(1), `---\ntitle: ${JSON.stringify(title)}\nsearch: false\n---\n\n> 仓库文件 \`${repoPath}\`（构建书站时原样取来）\n\n${r.markdown}`);
     for (const p of r.piFiles) {
       const key = `${p.packageName}@${p.version}/${p.file}`;
       piCitedBy.set(key, [...(piCitedBy.get(key) ?? []), { file: url.replace(/\.md$/, ".html"), title }]);
