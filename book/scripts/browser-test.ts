@@ -14,7 +14,7 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { mentions } from "./lib/citations.ts";
 import { CHROMIUM, CHROMIUM_ARGS } from "./lib/mermaid.ts";
-import { DIST_DIR, DOCS_DIR, GEN_DIR, SCREENSHOT_DIR } from "./lib/paths.ts";
+import { DIST_DIR, DOCS_DIR, GEN_DIR, ROOT, SCREENSHOT_DIR } from "./lib/paths.ts";
 import { serveDir } from "./lib/static-server.ts";
 import type { BookData } from "./generate.ts";
 
@@ -274,6 +274,11 @@ async function citations(context: BrowserContext, origin: string, data: BookData
     current = c.url;
   }
   console.log(`  实验引用 ${lab} 处，Pi 引用 ${pi} 处`);
+  // 书站找到的实验引用必须与文档检查器核对的一样多：规则一旦分叉（检查器认、书站没链上），这里就会失败
+  const { checkDocsWithStats } = await import("../../scripts/lib/docs-checker.ts");
+  const stats = checkDocsWithStats(ROOT).stats;
+  const found = data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "lab").length, 0);
+  check(found === stats.citations, `书站找到 ${found} 处实验引用，npm run docs:check 核对了 ${stats.citations} 处`);
   await page.close();
 }
 

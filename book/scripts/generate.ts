@@ -12,7 +12,7 @@ import { renderFigures } from "./lib/mermaid.ts";
 import { BOOK_DIR, DOCS_DIR, GEN_DIR, PUBLIC_DIR, ROOT, posix } from "./lib/paths.ts";
 import { checkPins, writePiPages, type PiFileRef } from "./lib/pi-pages.ts";
 import { writeSessionPages } from "./lib/sessions.ts";
-import { stepFileOf, stepFiles, stepPage, writeCodePages, type ChapterInfo } from "./lib/steps.ts";
+import { stepFileOf, stepFiles, stepPage, writeCodePages, writeRepoCodePage, type ChapterInfo } from "./lib/steps.ts";
 import { transformChapter, transformPlain, type CitationRecord, type TransformHooks } from "./lib/transform.ts";
 import { codeUrl, stepUrl } from "./lib/urls.ts";
 
@@ -155,6 +155,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     const title = titleOf(fs.readFileSync(path.join(ROOT, "labs", "mini-agent-harness", step, "README.md"), "utf8"), step);
     data.steps.push({ name: step, title, url: stepUrl(step), sessions: sessions.get(step) ?? [] });
   }
+  for (const [key, list] of citedBy) if (key.startsWith("/")) await writeRepoCodePage(PUBLIC_DIR, key.slice(1), list);
   phase("步骤页与代码页");
   const piPages = await writePiPages(PUBLIC_DIR, piRefs, piCitedBy);
   phase("Pi 源码页");
