@@ -87,7 +87,8 @@ export default defineConfig({
             fuzzy: 0.15,
             prefix: true,
             combineWith: "AND",
-            boost: { title: 4, text: 2, titles: 1 },
+            // 标题路径（含本章的一级标题）权重最高：讲某个主题的那一章排在只顺带提到它的章节前面
+            boost: { title: 3, text: 1, titles: 6 },
           },
         },
       },

@@ -12,7 +12,7 @@ import { renderFigures } from "./lib/mermaid.ts";
 import { BOOK_DIR, DOCS_DIR, GEN_DIR, PUBLIC_DIR, ROOT, posix } from "./lib/paths.ts";
 import { checkPins, writePiPages, type PiFileRef } from "./lib/pi-pages.ts";
 import { writeSessionPages } from "./lib/sessions.ts";
-import { stepFileOf, stepFiles, stepPage, writeCodePages, type ChapterInfo } from "./lib/steps.ts";
+import { stepFileOf, stepFiles, stepPage, writeCodePages, writeRepoCodePage, type ChapterInfo } from "./lib/steps.ts";
 import { transformChapter, transformPlain, type CitationRecord, type TransformHooks } from "./lib/transform.ts";
 import { codeUrl, stepUrl } from "./lib/urls.ts";
 
@@ -139,7 +139,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   for (const [repoPath, url] of repoPages) {
     const r = transformPlain(repoPath, hooks(false));
     const title = titleOf(r.markdown, repoPath);
-    write(url.slice(1), `---\ntitle: ${JSON.stringify(title)}\n---\n\n> 仓库文件 \`${repoPath}\`（构建书站时原样取来）\n\n${r.markdown}`);
+    write(url.slice(1), `---\ntitle: ${JSON.stringify(title)}\nsearch: false\n---\n\n> 仓库文件 \`${repoPath}\`（构建书站时原样取来）\n\n${r.markdown}`);
     for (const p of r.piFiles) {
       const key = `${p.packageName}@${p.version}/${p.file}`;
       piCitedBy.set(key, [...(piCitedBy.get(key) ?? []), { file: url.replace(/\.md$/, ".html"), title }]);
@@ -155,6 +155,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     const title = titleOf(fs.readFileSync(path.join(ROOT, "labs", "mini-agent-harness", step, "README.md"), "utf8"), step);
     data.steps.push({ name: step, title, url: stepUrl(step), sessions: sessions.get(step) ?? [] });
   }
+  for (const [key, list] of citedBy) if (key.startsWith("/")) await writeRepoCodePage(PUBLIC_DIR, key.slice(1), list);
   phase("步骤页与代码页");
   const piPages = await writePiPages(PUBLIC_DIR, piRefs, piCitedBy);
   phase("Pi 源码页");

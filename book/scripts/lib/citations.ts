@@ -64,10 +64,10 @@ function precededByPiPackage(before: string): boolean {
 }
 // ↑
 
-/** display 形如 step07-abort-extensions/src/main.ts：拆成步骤与文件；不属于步骤的（scripts/…）返回 undefined */
+/** display 形如 step07-abort-extensions/src/main.ts：拆成步骤与文件；不属于步骤的（labs/scripted-provider/…）步骤为空、文件是仓库里的路径 */
 function splitDisplay(display: string): { step: string; file: string } | undefined {
   const m = /^(step\d{2}-[a-z0-9-]+)\/(.+)$/.exec(display);
-  return m === null ? undefined : { step: m[1] ?? "", file: m[2] ?? "" };
+  return m === null ? { step: "", file: display } : { step: m[1] ?? "", file: m[2] ?? "" };
 }
 
 interface Span {

@@ -74,6 +74,20 @@ export async function writeCodePages(publicDir: string, step: string, citedBy: C
   return count;
 }
 
+/** 不属于步骤、但被章节引用的仓库文件（labs/scripted-provider/…）的代码页：读工作区里的文件 */
+export async function writeRepoCodePage(publicDir: string, file: string, chapters: ChapterInfo[]): Promise<void> {
+  const content = normalizeEol(fs.readFileSync(path.join(ROOT, ...file.split("/")), "utf8"));
+  const body = await highlight(content.replace(/\n$/, ""), langOf(file));
+  const html = renderStaticPage({
+    title: file,
+    crumbs: [{ text: "书", href: "/" }, { text: file }],
+    back: chapters[0] === undefined ? "/" : `/${chapters[0].file.replace(/\.md$/, ".html")}`,
+    meta: `仓库文件（不属于任何步骤）· 引用它的章节：${chapters.map((c) => `<a href="/${c.file.replace(/\.md$/, ".html")}">${escapeHtml(c.title)}</a>`).join(" ")}`,
+    body,
+  });
+  writeStaticPage(publicDir, codeUrl("", file), html);
+}
+
 async function writeDiffPage(publicDir: string, from: string, to: string, change: FileChange, read: (side: "from" | "to", file: string) => string | undefined): Promise<void> {
   const a = change.status === "added" ? "" : (read("from", change.file) ?? "");
   const b = change.status === "removed" ? "" : (read("to", change.file) ?? "");

@@ -222,7 +222,7 @@ export function transformChapter(name: string, available: ReadonlySet<string>, h
         citations.push({ kind: "lab", line: cite.line, text: cite.text, href, from: cite.from, to: cite.to, symbols: [], block: true });
         const range = cite.from === cite.to ? `第 ${cite.from} 行` : `第 ${cite.from}–${cite.to} 行`;
         out.push(
-          `<p class="cite-open">${anchor(href, `📄 ${escapeHtml(cite.step)}/${escapeHtml(cite.file)} ${range}`, { class: "cite cite-lab cite-block", "data-lines": `${cite.from}-${cite.to}` })}</p>`,
+          `<p class="cite-open">${anchor(href, `📄 ${escapeHtml(cite.step === "" ? cite.file : `${cite.step}/${cite.file}`)} ${range}`, { class: "cite cite-lab cite-block", "data-lines": `${cite.from}-${cite.to}` })}</p>`,
           "",
           ...raw,
         );

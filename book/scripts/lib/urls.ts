@@ -10,8 +10,9 @@ function encodePath(p: string): string {
   return p.split("/").map(encodeURIComponent).join("/");
 }
 
+/** step 为空：不属于任何步骤的仓库文件（labs/scripted-provider/…、research/…） */
 export function codeUrl(step: string, file: string, from?: number, to?: number): string {
-  return `/code/${step}/${encodePath(file)}.html${from === undefined ? "" : linesHash(from, to ?? from)}`;
+  return `/code/${step === "" ? "repo" : step}/${encodePath(file)}.html${from === undefined ? "" : linesHash(from, to ?? from)}`;
 }
 
 export function diffUrl(step: string, file: string): string {

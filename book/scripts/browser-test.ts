@@ -1,0 +1,342 @@
+// npm run book:test：构建一次书站，用系统的 Chromium（playwright-core 驱动，从不下载浏览器）逐项检查：
+//   1. 打开每一页（从首页出发爬遍站内链接）：控制台报错、请求失败、HTTP 错误、任何不是本机的请求（全部拦下）都算失败；
+//      每个站内链接都必须能打开，带 #锚点 的要找得到那个锚点；
+//   2. 每章的图：SVG 张数等于章节 Markdown 里 ```mermaid 块的个数，图都加载出来、没有报错文字；
+//   3. 每一处实验引用：跟着链接走，高亮的恰好是被引的那几行，且包含文档检查器认的那个符号；
+//      每一处 Pi 引用：页面上高亮的就是被引的行，点名的符号在里面；
+//   4. 十个中文（及英文）查询在搜索框里的第一条结果属于指定的章节；
+//   5. 首页、8.5、一个代码页、一个步骤页在 1280 与 390 像素宽下的截图，写进 book/screenshots/（不进 git）。
+// 最后打印「N passed, M failed」。找不到 Chromium：CI 里失败，本地打印原因后跳过。
+// 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots 只跑其中几项。
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { mentions } from "./lib/citations.ts";
+import { CHROMIUM, CHROMIUM_ARGS } from "./lib/mermaid.ts";
+import { DIST_DIR, DOCS_DIR, GEN_DIR, ROOT, SCREENSHOT_DIR } from "./lib/paths.ts";
+import { serveDir } from "./lib/static-server.ts";
+import type { BookData } from "./generate.ts";
+
+/** issue 23 的十个查询：查询 → 第一条结果应属于的章节（文件名前缀） */
+export const QUERIES: Array<[string, string[]]> = [
+  ["取消点", ["8.5"]],
+  ["可取消的 sleep", ["8.5"]],
+  ["扩展宿主", ["8.5"]],
+  ["会话文件", ["8.4"]],
+  ["parentId", ["8.4"]],
+  ["上下文溢出", ["8.7"]],
+  ["重试", ["8.7"]],
+  ["工具结果", ["8.3"]],
+  ["SSE", ["8.6"]],
+  ["AbortController", ["5.6", "8.5"]],
+];
+
+const args = process.argv.slice(2);
+const onlyArg = args.indexOf("--only");
+const only = onlyArg >= 0 ? new Set((args[onlyArg + 1] ?? "").split(",")) : undefined;
+const want = (name: string) => only === undefined || only.has(name);
+
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+function check(ok: boolean, what: string): boolean {
+  if (ok) passed++;
+  else {
+    failed++;
+    failures.push(what);
+    if (failures.length <= 60) console.log(`  ✗ ${what}`);
+  }
+  return ok;
+}
+
+function mermaidBlocks(file: string): number {
+  const text = fs.readFileSync(path.join(DOCS_DIR, file), "utf8");
+  return [...text.matchAll(/^\s*```mermaid\s*$/gm)].length;
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(CHROMIUM)) {
+    const reason = `没有找到 Chromium（${CHROMIUM}）：apt-get install -y chromium，或用 CHROMIUM_PATH 指向已装的 Chrome/Chromium`;
+    if (process.env.CI) {
+      console.error(`书站浏览器测试不能在 CI 里跳过：${reason}`);
+      process.exit(1);
+    }
+    console.log(`跳过书站浏览器测试：${reason}`);
+    return;
+  }
+  if (!args.includes("--no-build")) {
+    const { buildBook } = await import("./build.ts");
+    await buildBook();
+  }
+  const data = JSON.parse(fs.readFileSync(path.join(GEN_DIR, "book-data.json"), "utf8")) as BookData;
+  const server = await serveDir(DIST_DIR);
+  const origin = server.url;
+  const { chromium } = await import("playwright-core");
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "book-test-chromium-"));
+  const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  const started = Date.now();
+  try {
+    // 不是本机的请求一律拦下并记为失败：书站必须离线可用，也不许有 CDN、网络字体、统计脚本
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin) || url.startsWith("data:")) return route.continue();
+      check(false, `请求了外部地址：${url}（来自 ${route.request().frame().url()}）`);
+      return route.abort();
+    });
+    const watch = (page: Page, where: () => string) => {
+      page.on("console", (msg) => {
+        if (msg.type() === "error") check(false, `控制台报错（${where()}）：${msg.text()}`);
+      });
+      page.on("pageerror", (e) => check(false, `页面脚本异常（${where()}）：${e.message}`));
+      page.setDefaultTimeout(120_000);
+      page.on("requestfailed", (req) => {
+        if (!req.url().startsWith(origin)) return; // 外部请求已经在上面记过
+        // 离开一页时，它还没取完的预取（VitePress 预取看得见的链接）被浏览器取消：这不是错误
+        if (req.failure()?.errorText === "net::ERR_ABORTED") return;
+        check(false, `请求失败（${where()}）：${req.url()} ${req.failure()?.errorText ?? ""}`);
+      });
+      page.on("response", (res) => {
+        if (res.status() >= 400) check(false, `HTTP ${res.status()}（${where()}）：${res.url()}`);
+      });
+    };
+
+    if (want("crawl")) await crawl(context, origin, watch);
+    if (want("figures")) await figures(context, origin, data, watch);
+    if (want("citations")) await citations(context, origin, data, watch);
+    if (want("search")) await search(context, origin, watch);
+    if (want("shots")) await screenshots(context, origin, data);
+  } finally {
+    await context.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+    await server.close();
+  }
+  if (failures.length > 60) console.log(`  …另有 ${failures.length - 60} 项失败`);
+  console.log(`书站浏览器测试（${((Date.now() - started) / 1000).toFixed(1)} 秒）`);
+  console.log(`${passed} passed, ${failed} failed`);
+  if (failed > 0) process.exitCode = 1;
+}
+
+type Watch = (page: Page, where: () => string) => void;
+
+/** 从首页出发一层一层地爬遍站内链接；每一页打开一次（每层用 4 个标签页并行） */
+async function crawl(context: BrowserContext, origin: string, watch: Watch): Promise<void> {
+  console.log("爬站内链接…");
+  const seen = new Set<string>(["/"]);
+  let level: string[] = ["/"];
+  const anchors: Array<{ from: string; path: string; hash: string }> = [];
+  const idsByPage = new Map<string, Set<string>>();
+  const pages = await Promise.all([0, 1, 2, 3].map(async () => {
+    const page = await context.newPage();
+    const state = { current: "" };
+    watch(page, () => state.current);
+    return { page, state };
+  }));
+  while (level.length > 0) {
+    const next: string[] = [];
+    let k = 0;
+    await Promise.all(
+      pages.map(async ({ page, state }) => {
+        while (k < level.length) {
+          const pathName = level[k++] as string;
+          state.current = pathName;
+          const res = await page.goto(origin + pathName, { waitUntil: "load" }).catch((e: Error) => e);
+          if (res instanceof Error) {
+            check(false, `打开 ${pathName} 出错：${res.message.split("\n")[0]}`);
+            continue;
+          }
+          if (!check(res !== null && res.status() === 200, `打不开 ${pathName}（HTTP ${res?.status()}）`)) continue;
+          const found = await page.evaluate(() => ({
+            links: [...document.querySelectorAll("a[href]")].map((a) => (a as HTMLAnchorElement).href),
+            ids: [...document.querySelectorAll("[id]")].map((e) => e.id),
+          }));
+          idsByPage.set(pathName, new Set(found.ids));
+          for (const href of found.links) {
+            if (!href.startsWith(origin)) continue; // 外部链接（GitHub）只是链接，不去请求
+            const u = new URL(href);
+            const p = decodeURIComponent(u.pathname);
+            if (u.hash !== "") anchors.push({ from: pathName, path: p, hash: decodeURIComponent(u.hash.slice(1)) });
+            if (!seen.has(p)) {
+              seen.add(p);
+              next.push(p);
+            }
+          }
+          passed++;
+        }
+      }),
+    );
+    level = next;
+  }
+  for (const { page } of pages) await page.close();
+  console.log(`  打开了 ${seen.size} 页`);
+  let bad = 0;
+  for (const a of anchors) {
+    const ids = idsByPage.get(a.path === "" ? "/" : a.path);
+    if (ids === undefined) continue; // 那一页打不开，已经记过
+    if (/^L\d+(-L\d+)?$/.test(a.hash)) {
+      const [x, y] = a.hash.split("-").map((s) => s.slice(1));
+      if (!ids.has(`L${x}`) || (y !== undefined && !ids.has(`L${y}`))) check(false, `${a.from} 链到 ${a.path}#${a.hash}，那一页没有这几行`), bad++;
+    } else if (!ids.has(a.hash)) {
+      check(false, `${a.from} 链到 ${a.path}#${a.hash}，那一页没有这个锚点`);
+      bad++;
+    }
+  }
+  check(seen.size > 500, `爬到的页面太少：${seen.size}`);
+  console.log(`  检查了 ${anchors.length} 个带锚点的链接（${bad} 个找不到）`);
+}
+
+async function figures(context: BrowserContext, origin: string, data: BookData, watch: Watch): Promise<void> {
+  console.log("检查图…");
+  const page = await context.newPage();
+  let current = "";
+  watch(page, () => current);
+  for (const c of data.chapters) {
+    current = c.url;
+    await page.goto(origin + c.url, { waitUntil: "load" });
+    const imgs = await page.$$eval("figure.mermaid-figure img", async (list) => {
+      // 图是 loading="lazy"：逐张滚到眼前，等它加载完
+      const out: Array<{ src: string; ok: boolean }> = [];
+      for (const img of list as HTMLImageElement[]) {
+        img.scrollIntoView();
+        if (!img.complete) await new Promise((r) => img.addEventListener("load", r, { once: true }));
+        out.push({ src: img.getAttribute("src") ?? "", ok: img.naturalWidth > 0 });
+      }
+      return out;
+    });
+    const expected = mermaidBlocks(c.file);
+    check(imgs.length === expected, `${c.file}：图 ${imgs.length} 张，Markdown 里有 ${expected} 个 mermaid 块`);
+    for (const img of imgs) {
+      check(img.ok, `${c.file}：图 ${img.src} 没有显示出来`);
+      const svg = await (await fetch(origin + img.src)).text();
+      check(svg.startsWith("<svg") && !/Syntax error|Parse error|aria-roledescription="error"/i.test(svg), `${c.file}：图 ${img.src} 不是一张正常的 SVG（有报错文字？）`);
+    }
+    // 宽图：点开是原尺寸的 SVG
+    const linkOk = await page.$$eval("figure.mermaid-figure > a", (as) => as.every((a) => (a as HTMLAnchorElement).getAttribute("href") === a.querySelector("img")?.getAttribute("src")));
+    check(linkOk, `${c.file}：每张图都应该能点开看原尺寸`);
+  }
+  await page.close();
+}
+
+/** 代码页上高亮的行：[起, 止] 与这几行的文字 */
+async function highlighted(page: Page): Promise<{ lines: number[]; text: string[] }> {
+  return page.$$eval(".line.hl", (els) => ({
+    lines: els.map((e) => Number((e as HTMLElement).dataset.line)),
+    text: els.map((e) => e.textContent ?? ""),
+  }));
+}
+
+async function citations(context: BrowserContext, origin: string, data: BookData, watch: Watch): Promise<void> {
+  console.log("跟着每一处引用走…");
+  const page = await context.newPage();
+  let current = "";
+  watch(page, () => current);
+  let lab = 0;
+  let pi = 0;
+  for (const c of data.chapters) {
+    current = c.url;
+    await page.goto(origin + c.url, { waitUntil: "load" });
+    // 页面上的引用链接与生成器记下的一一对应（顺序可能不同：代码块引用排在前面）
+    const onPage = await page.$$eval("a.cite", (as) => as.map((a) => ({ href: (a as HTMLAnchorElement).getAttribute("href") ?? "", lab: a.classList.contains("cite-lab") })));
+    const expected = c.citations.filter((x) => !x.unlinked);
+    check(
+      onPage.length === expected.length,
+      `${c.file}：页面上有 ${onPage.length} 个引用链接，生成器记下 ${expected.length} 处引用（${c.citations.length - expected.length} 处没能单独成为链接）`,
+    );
+    for (const x of c.citations) check(x.unlinked !== true, `${c.file}:${x.line}：引用 ${x.text} 没有成为链接`);
+    for (const x of expected) {
+      current = `${c.file}:${x.line} → ${x.href}`;
+      await page.goto(origin + x.href, { waitUntil: "load" });
+      const hl = await highlighted(page);
+      const want = Array.from({ length: x.to - x.from + 1 }, (_, k) => x.from + k);
+      const exact = hl.lines.join(",") === want.join(",");
+      check(exact, `${c.file}:${x.line}：${x.text} 打开后高亮的是第 ${hl.lines[0]}–${hl.lines.at(-1)} 行（${hl.lines.length} 行），应是 ${x.from}–${x.to}`);
+      if (x.symbols.length > 0) {
+        const named = x.kind === "lab" ? x.symbols.some((s) => mentions(hl.text, s)) : x.symbols.some((s) => new RegExp(`(?<![\\w$])${(s.replace(/\(\)$/, "").split(".").pop() ?? s).replace(/\$/g, "\\$")}(?![\\w$])`).test(hl.text.join("\n")));
+        check(named, `${c.file}:${x.line}：${x.text} 高亮的行里没有 ${x.symbols.map((s) => `\`${s}\``).join(" 或 ")}`);
+      }
+      // 被引的第一行在视口里（滚到了眼前）
+      const visible = await page.evaluate((n) => {
+        const el = document.getElementById(`L${n}`);
+        if (el === null) return false;
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.top < window.innerHeight;
+      }, x.from);
+      check(visible, `${c.file}:${x.line}：${x.text} 打开后第 ${x.from} 行不在屏幕上`);
+      if (x.kind === "lab") lab++;
+      else pi++;
+    }
+    // 链接能回到章节
+    current = c.url;
+  }
+  console.log(`  实验引用 ${lab} 处，Pi 引用 ${pi} 处`);
+  // 书站找到的实验引用必须与文档检查器核对的一样多：规则一旦分叉（检查器认、书站没链上），这里就会失败
+  const { checkDocsWithStats } = await import("../../scripts/lib/docs-checker.ts");
+  const stats = checkDocsWithStats(ROOT).stats;
+  const found = data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "lab").length, 0);
+  check(found === stats.citations, `书站找到 ${found} 处实验引用，npm run docs:check 核对了 ${stats.citations} 处`);
+  await page.close();
+}
+
+async function search(context: BrowserContext, origin: string, watch: Watch): Promise<void> {
+  console.log("搜索…");
+  const page = await context.newPage();
+  let current = "/";
+  watch(page, () => current);
+  await page.goto(origin + "/", { waitUntil: "load" });
+  for (const [query, chapters] of QUERIES) {
+    current = `搜索「${query}」`;
+    await page.click("#local-search button");
+    const input = page.locator("#localsearch-input");
+    await input.waitFor();
+    await input.fill(query);
+    const first = page.locator(".VPLocalSearchBox .results li a.result").first();
+    let href = "";
+    try {
+      await first.waitFor({ timeout: 10_000 });
+      // 结果随输入更新：等第一条稳定下来
+      await page.waitForFunction(
+        (q) => (document.querySelector("#localsearch-input") as HTMLInputElement | null)?.value === q && document.querySelector(".VPLocalSearchBox .results li a.result") !== null,
+        query,
+      );
+      await page.waitForTimeout(0);
+      href = decodeURIComponent((await first.getAttribute("href")) ?? "");
+    } catch {
+      href = "（没有结果）";
+    }
+    const file = href.replace(/^\//, "");
+    check(chapters.some((n) => file.startsWith(`${n}-`)), `搜索「${query}」的第一条结果是 ${href}，应属于 ${chapters.join(" 或 ")}`);
+    await page.keyboard.press("Escape");
+  }
+  await page.close();
+}
+
+async function screenshots(context: BrowserContext, origin: string, data: BookData): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const ch85 = data.chapters.find((c) => c.file.startsWith("8.5-"));
+  const firstLab = ch85?.citations.find((x) => x.kind === "lab" && !x.block);
+  const targets: Array<[string, string]> = [
+    ["home", "/"],
+    ["chapter-8.5", ch85?.url ?? "/"],
+    ["code-page", firstLab?.href ?? "/"],
+    ["step-page", data.steps.find((s) => s.name.startsWith("step07"))?.url ?? "/"],
+  ];
+  const page = await context.newPage();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    for (const [name, url] of targets) {
+      await page.goto(origin + url, { waitUntil: "load" });
+      const file = path.join(SCREENSHOT_DIR, `${name}-${width}.png`);
+      await page.screenshot({ path: file });
+      check(fs.statSync(file).size > 5000, `截图 ${name}-${width}.png 是空的`);
+    }
+  }
+  await page.close();
+  console.log(`截图：${SCREENSHOT_DIR}`);
+}
+
+await main();
