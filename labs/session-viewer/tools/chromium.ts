@@ -47,7 +47,7 @@ export async function launchChromium(viewport = { width: 900, height: 900 }): Pr
     context,
     async close() {
       await context.close();
-      fs.rmSync(userDataDir, { recursive: true, force: true });
+      fs.rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10 });
     },
   };
 }

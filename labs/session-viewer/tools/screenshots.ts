@@ -62,7 +62,7 @@ try {
     const page = await browser.context.newPage();
     await page.goto(pathToFileURL(html).href);
     await page.waitForSelector("html[data-ready=true]");
-    fs.rmSync(tempDir, { recursive: true, force: true }); // 页面已经载入浏览器：临时文件不再需要
+    fs.rmSync(tempDir, { recursive: true, force: true, maxRetries: 10 }); // 页面已经载入浏览器：临时文件不再需要
     const target = path.join(docsImages, shot.image);
     if (shot.untilEntry === undefined) {
       await page.screenshot({ path: target, fullPage: true });

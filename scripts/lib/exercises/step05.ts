@@ -144,7 +144,7 @@ async function check(stepDir: string, random: Random): Promise<Check[]> {
     }
     if (!fixture.symlink) checks.push({ name: "list_dir {\"path\":\"links/out\"}（符号链接指向项目外面）", ok: false, skipped: "这台机器上建不了符号链接（Windows 需要开发者模式或管理员权限）" });
   } finally {
-    fs.rmSync(fixture.base, { recursive: true, force: true });
+    fs.rmSync(fixture.base, { recursive: true, force: true, maxRetries: 10 });
   }
   return checks;
 }

@@ -102,7 +102,7 @@ async function check(stepDir: string, random: Random): Promise<Check[]> {
       checks.push(...(await attempt(name, async () => same(name, await history(file), expected))));
     }
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
   }
   return checks;
 }

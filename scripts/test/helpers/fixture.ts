@@ -10,7 +10,7 @@ export function makeFixtureRoot(prefix: string): string {
 }
 
 export function removeFixtureRoot(root: string): void {
-  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(root, { recursive: true, force: true, maxRetries: 10 });
 }
 
 /** 写文件（路径用正斜杠，自动建目录） */

@@ -54,7 +54,7 @@ describe("read_file 守在项目目录里", () => {
     const absolute = process.platform === "win32" ? "C:\\Windows\\win.ini" : "/etc/passwd";
     const input = ["读一下 ../package.json", `读一下 ${absolute}`, ...(linked ? ["读一下 link-out.txt"] : []), "我叫小明", ""].join("\n");
     const result = await runCli(sandbox, [], input);
-    fs.rmSync(outside, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true, maxRetries: 10 });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("[工具结果] read_file → 不能读取项目目录之外的文件：../package.json（出错）");
     expect(result.stdout).toContain(`[工具结果] read_file → 不能使用绝对路径：${absolute}`);

@@ -19,7 +19,7 @@ let dir: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ext-mistakes-"));
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 }));
 
 /** 扩展写出来的工具不受类型检查保护：这里故意绕过类型，造出学习者常写错的样子。 */
 const looseTool = (tool: Record<string, unknown>): ToolDefinition => tool as unknown as ToolDefinition;

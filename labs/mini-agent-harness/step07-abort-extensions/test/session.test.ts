@@ -10,7 +10,7 @@ let dir: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-session-"));
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 }));
 
 const user = (content: string): Message => ({ role: "user", content });
 const lines = (file: string): string[] => fs.readFileSync(file, "utf8").trimEnd().split("\n");

@@ -18,7 +18,7 @@ let dir: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-damage-"));
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 }));
 
 const user = (content: string): Message => ({ role: "user", content });
 const entry = (id: string, parentId: string | null, message: unknown): string => JSON.stringify({ type: "message", id, parentId, message });

@@ -29,7 +29,7 @@ let server: ProviderServer | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
   await server?.close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
 });
 
 /** 说一句话，跑完整个循环：显示出来的文字、会话文件里的消息、服务器收到的请求。 */

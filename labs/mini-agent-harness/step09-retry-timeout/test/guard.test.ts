@@ -299,7 +299,7 @@ describe("ToolRegistry.execute：每次工具调用的时限", () => {
     // 经过注册表：不等工具收尾，直接交出「被取消」
     const result = await tools.execute(call("read_file", { path: "a.txt" }), { cwd: dir, signal: controller.signal });
     expect(result).toMatchObject({ content: "工具 read_file 被取消", isError: true });
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
   });
 });
 

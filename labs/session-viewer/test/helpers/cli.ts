@@ -40,7 +40,7 @@ export function runViewer(args: string[], cwd = viewerDir): Promise<CliResult> {
  */
 export function copyFixture(name: string, as = path.basename(name)): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "viewer-test-"));
-  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 }));
   const file = path.join(dir, as);
   fs.copyFileSync(path.resolve(fixturesDir, name), file);
   return file;

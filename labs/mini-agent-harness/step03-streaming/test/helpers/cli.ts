@@ -43,7 +43,8 @@ export function makeSandbox(): string {
 }
 
 export function removeSandbox(dir: string): void {
-  fs.rmSync(dir, { recursive: true, force: true });
+  // Windows 上文件的最后一个句柄关掉之前，目录可能还删不空（ENOTEMPTY、EBUSY）：测试里的每次清理都重试几次
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
 }
 
 export interface CliResult {
@@ -103,6 +104,6 @@ export async function runDemo(): Promise<CliResult> {
     const shown = path.relative(stepRoot, sessionsDir).split(path.sep).join("/");
     return { ...result, stdout: result.stdout.split(shown).join(".sessions") };
   } finally {
-    fs.rmSync(sessionsDir, { recursive: true, force: true });
+    fs.rmSync(sessionsDir, { recursive: true, force: true, maxRetries: 10 });
   }
 }

@@ -19,7 +19,7 @@ export function extensionScratch(prefix: string): ExtensionScratch {
   beforeEach(() => {
     current = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   });
-  afterEach(() => fs.rmSync(current, { recursive: true, force: true }));
+  afterEach(() => fs.rmSync(current, { recursive: true, force: true, maxRetries: 10 }));
   return {
     dir: () => current,
     writeExtension(name, source) {

@@ -35,7 +35,7 @@ const innerLinkProblem = tryLink(path.join(root, "notes.txt"), path.join(root, "
 const rootLinkProblem = tryLink(root, path.join(base, "root-link"), "junction");
 
 afterAll(() => {
-  fs.rmSync(base, { recursive: true, force: true });
+  fs.rmSync(base, { recursive: true, force: true, maxRetries: 10 });
 });
 
 /** 通过注册表调用 read_file，cwd 默认是项目根。 */
