@@ -157,13 +157,14 @@ describe("第 2 条：磁盘写满、目录只读", () => {
   });
 
   it.each([
-    ["路径上是一个文件", "file", "不是文件夹"],
-    ["只读的文件系统", "erofs", "只读的文件系统（EROFS）"],
-  ])("命令行：.sessions 写不了（%s）——学习者开口之前就拒绝，退出码 1", async (_label, how, reason) => {
+    ["路径上是一个文件", "file", [], "不是文件夹"],
+    ["路径上是一个文件，--continue", "file", ["--continue"], "不是文件夹"],
+    ["只读的文件系统", "erofs", [], "只读的文件系统（EROFS）"],
+  ])("命令行：.sessions 写不了（%s）——学习者开口之前就拒绝，退出码 1", async (_label, how, args, reason) => {
     const sandbox = makeSandbox();
     try {
       if (how === "file") fs.writeFileSync(path.join(sandbox, ".sessions"), "");
-      const result = how === "file" ? await runCli(sandbox, [], "你好\n") : await runCliWithFault("erofs", sandbox, [], "你好\n");
+      const result = how === "file" ? await runCli(sandbox, args, "你好\n") : await runCliWithFault("erofs", sandbox, args, "你好\n");
       expect(result.code).toBe(1);
       expect(result.stderr).toContain("无法打开会话：会话无法保存在 .sessions/：");
       expect(result.stderr).toContain(reason);

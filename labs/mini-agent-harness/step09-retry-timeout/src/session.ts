@@ -111,7 +111,7 @@ export class Session {
 
   /** 目录里最近写过的会话文件；没有则返回 undefined。 */
   static latestFile(dir: string): string | undefined {
-    if (!fs.existsSync(dir)) return undefined;
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined; // 不存在，或那里是个文件
     const files = fs
       .readdirSync(dir)
       .filter((name) => name.endsWith(".jsonl"))
