@@ -12,7 +12,10 @@ import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { MAX_ERROR_BODY_BYTES } from "../src/providers/http-error.js";
 import { redactSecrets } from "../src/providers/url.js";
+import { MAX_TIMER_MS } from "../src/guard.js";
+import { serverRequestedDelay } from "../src/retry/backoff.js";
 import { classifyAssistantError } from "../src/retry/classify.js";
+import { requestWithRetry } from "../src/retry/http-retry.js";
 import { collect, KEY } from "./helpers/providers.js";
 import { rawServers, sendSse } from "./helpers/raw-server.js";
 
@@ -229,5 +232,37 @@ describe("协议错误不重试（8.7 的分诊表）", () => {
     const { message } = await (await sse([{ data }])).openai();
     expect(message.errorMessage).toMatch(/^(协议错误|无法解析的流数据)：/);
     expect(classifyAssistantError(message)).toBe("fatal");
+  });
+});
+
+describe("服务器要求的等待先查范围（第 11 条）", () => {
+  const NOW = Date.parse("2026-01-01T00:00:00Z");
+  it.each([
+    [{ "retry-after-ms": "-5" }, undefined], // 负数：当作没说
+    [{ "retry-after": "-1" }, undefined], // Date.parse("-1") 却是个日期
+    [{ "retry-after-ms": "12abc" }, undefined], // parseFloat 会读成 12
+    [{ "retry-after-ms": "0x10" }, undefined], // Number 会读成 16
+    [{ "retry-after-ms": "1e400" }, undefined], // Infinity
+    [{ "retry-after-ms": "9".repeat(400) }, undefined], // 一串数字，也是 Infinity
+    [{ "retry-after": "Infinity" }, undefined],
+    [{ "retry-after-ms": " 50 " }, 50],
+    [{ "retry-after-ms": "bad", "retry-after": "2" }, 2000],
+  ])("%s", (headers, expected) => {
+    expect(serverRequestedDelay(new Headers(headers), NOW)).toBe(expected);
+  });
+
+  it.each([
+    ["秒数", { "retry-after": "99999999999" }],
+    ["遥远的日期", { "retry-after": "Fri, 31 Dec 9999 23:59:59 GMT" }],
+  ])("%s超出定时器上限：即使不设等待上限（maxRetryDelayMs: 0），也立刻失败而不是 1 毫秒后重试", async (_label, headers) => {
+    const delays: number[] = [];
+    let calls = 0;
+    const send = async (): Promise<Response> => (calls++, new Response("{}", { status: 429, headers }));
+    const outcome = await requestWithRetry(send, { maxRetryDelayMs: 0, sleep: async (ms) => (delays.push(ms), true) });
+    expect(outcome).toMatchObject({ kind: "error" });
+    expect(outcome.kind === "error" && outcome.errorMessage).toMatch(/^服务器要求等待 \d+ 秒，超过上限 2147484 秒/);
+    expect(calls).toBe(1);
+    expect(delays).toEqual([]);
+    expect(MAX_TIMER_MS).toBe(2 ** 31 - 1);
   });
 });
