@@ -6,14 +6,14 @@
 import { once } from "node:events";
 import type http from "node:http";
 import zlib from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { MAX_ERROR_BODY_BYTES } from "../src/providers/http-error.js";
 import { redactSecrets } from "../src/providers/url.js";
 import { collect, KEY } from "./helpers/providers.js";
-import { rawServers } from "./helpers/raw-server.js";
+import { rawServers, sendSse } from "./helpers/raw-server.js";
 
 const serve = rawServers();
 
@@ -119,5 +119,102 @@ describe("错误正文只读开头（解压之后算）", () => {
     });
     const { message } = await collect(createAnthropicStream({ baseUrl: server.origin, apiKey: KEY, model: "m" }));
     expect(message.errorMessage).toBe("HTTP 429：rate_limit_error：slow down");
+  });
+});
+
+/** 一个只回给定 SSE 事件的服务器，两种协议的客户端都能连。 */
+async function sse(events: Array<{ event?: string; data: unknown }>) {
+  const server = await serve((_req, res) => sendSse(res, events));
+  return {
+    openai: () => collect(createOpenAIStream({ baseUrl: server.origin, apiKey: KEY, model: "m" })),
+    anthropic: () => collect(createAnthropicStream({ baseUrl: server.origin, apiKey: KEY, model: "m" })),
+  };
+}
+
+const start = { event: "message_start", data: { type: "message_start", message: { usage: { input_tokens: 3, output_tokens: 1 } } } };
+const finish = (reason: string) => [
+  { event: "message_delta", data: { type: "message_delta", delta: { stop_reason: reason }, usage: { output_tokens: 5 } } },
+  { event: "message_stop", data: { type: "message_stop" } },
+];
+
+describe("形状不对的数据块是协议错误，说出是哪个字段（第 10、11 条）", () => {
+  it.each([
+    ["data: null", "null", "数据 应为对象"],
+    ["数组", "[1,2]", "数据 应为对象"],
+    ["choices 不是数组", `{"choices":{"0":{}}}`, "choices 应为数组"],
+    ["content 是数字", `{"choices":[{"delta":{"content":42}}]}`, "choices[0].delta.content 应为字符串"],
+    ["tool_calls 不是数组", `{"choices":[{"delta":{"tool_calls":{}}}]}`, "choices[0].delta.tool_calls 应为数组"],
+    ["tool_calls 里有 null", `{"choices":[{"delta":{"tool_calls":[null]}}]}`, "choices[0].delta.tool_calls[0] 应为对象"],
+    ["index 是负数", `{"choices":[{"delta":{"tool_calls":[{"index":-1,"id":"a"}]}}]}`, "tool_calls[0].index 应为非负整数"],
+    ["token 数是 1e400（JSON.parse 给出 Infinity）", `{"choices":[],"usage":{"prompt_tokens":1e400}}`, "usage.prompt_tokens 应为非负整数"],
+    ["token 数是字符串", `{"choices":[],"usage":{"completion_tokens":"12"}}`, "usage.completion_tokens 应为非负整数"],
+  ])("OpenAI：%s", async (_label, data, problem) => {
+    const { message } = await (await sse([{ data: { choices: [{ delta: { content: "先到的字" } }] } }, { data }, { data: "[DONE]" }])).openai();
+    expect(message.stopReason).toBe("error");
+    expect(message.errorMessage).toMatch(/^协议错误：/);
+    expect(message.errorMessage).toContain(problem);
+    expect(message.errorMessage).not.toContain("流在结束前中断");
+    expect(message.content).toEqual([{ type: "text", text: "先到的字" }]); // 已经显示的字留着
+  });
+
+  it.each([
+    ["data: null", "null", "数据 应为对象"],
+    ["index 是小数", `{"type":"content_block_start","index":0.5,"content_block":{"type":"text","text":""}}`, "index 应为非负整数"],
+    ["delta 是字符串", `{"type":"content_block_delta","index":0,"delta":"hi"}`, "delta 应为对象"],
+    ["text 是对象", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":{}}}`, "delta.text 应为字符串"],
+    ["input_tokens 是负数", `{"type":"message_start","message":{"usage":{"input_tokens":-3}}}`, "message.usage.input_tokens 应为非负整数"],
+    ["output_tokens 超出安全整数", `{"type":"message_delta","delta":{},"usage":{"output_tokens":9007199254740993}}`, "usage.output_tokens 应为非负整数"],
+  ])("Anthropic：%s", async (_label, data, problem) => {
+    const { message } = await (await sse([start, { event: "x", data }, ...finish("end_turn")])).anthropic();
+    expect(message.stopReason).toBe("error");
+    expect(message.errorMessage).toMatch(/^协议错误：/);
+    expect(message.errorMessage).toContain(problem);
+  });
+
+  it("合格的块里 null 的字段照常接受（content: null、usage: null、finish_reason: null）", async () => {
+    const { message } = await (await sse([
+      { data: { choices: [{ delta: { content: null, reasoning_content: null }, finish_reason: null }], usage: null } },
+      { data: { choices: [{ delta: { content: "好" }, finish_reason: "stop" }] } },
+      { data: "[DONE]" },
+    ])).openai();
+    expect(message).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "好" }] });
+  });
+});
+
+describe("工具调用的认领（第 10 条）", () => {
+  it("OpenAI：同一个 index 来了新的 id，是另一个调用，两个都完整", async () => {
+    const call = (id: string, args: string) => ({ data: { choices: [{ delta: { tool_calls: [{ index: 0, id, type: "function", function: { name: "calc", arguments: args } }] } }] } });
+    const { message } = await (await sse([
+      call("call_a", '{"expression":"1+1"}'),
+      call("call_b", '{"expression":'),
+      { data: { choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '"2+2"}' } }] } }] } },
+      { data: { choices: [{ delta: {}, finish_reason: "tool_calls" }] } },
+      { data: "[DONE]" },
+    ])).openai();
+    expect(message.stopReason).toBe("toolUse");
+    expect(message.content).toEqual([
+      { type: "toolCall", id: "call_a", name: "calc", arguments: { expression: "1+1" } },
+      { type: "toolCall", id: "call_b", name: "calc", arguments: { expression: "2+2" } },
+    ]);
+  });
+
+  it("Anthropic：从没开始过的内容块来了参数增量：忽略并警告一行，文字照留，这一轮不失败", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const { message } = await (await sse([
+        start,
+        { event: "content_block_start", data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } } },
+        { event: "content_block_delta", data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "文字" } } },
+        { event: "content_block_delta", data: { type: "content_block_delta", index: 7, delta: { type: "input_json_delta", partial_json: '{"x":1}' } } },
+        { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
+        ...finish("end_turn"),
+      ])).anthropic();
+      expect(message).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "文字" }] });
+      expect(message.content).toHaveLength(1);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/^\[警告\] .*内容块 7.*忽略/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -55,7 +55,7 @@ describe.concurrent("扩展留下了还在跑的定时器", () => {
     const dir = sandbox(test);
     fs.writeFileSync(path.join(dir, "ticker.mjs"), "export default () => { setInterval(() => {}, 1000); };\n");
     // 20 秒只是兜底：修好之前进程永远不退出，测试不该一直挂着
-    const result = await runCli(dir, ["--extension", "ticker.mjs"], input, {}, 20_000);
+    const result = await runCli(dir, ["--extension", "ticker.mjs"], input!, {}, 20_000);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("已加载扩展：ticker.mjs");
     expect(result.stdout.trimEnd().endsWith("再见。")).toBe(true);

@@ -7,7 +7,7 @@ import type { Context, StopReason, StreamFn } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
-import { streamRequest, type WireDecoder } from "./stream-request.js";
+import { parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
 import { joinUrl, querySecrets } from "./url.js";
 import { transformMessages } from "./transform-messages.js";
 
@@ -95,23 +95,14 @@ export function buildAnthropicRequest(config: AnthropicConfig, context: Context)
 
 // ── 响应：带 event 名的一串事件 ───────────────────────────────────
 
-interface AnthropicUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_read_input_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-}
-
-/** 我们用到的字段（按 type 区分的几种事件揉在一起，全部可选）。 */
-interface AnthropicEvent {
-  type?: string;
-  index?: number;
-  message?: { usage?: AnthropicUsage };
-  content_block?: { type?: string; id?: string; name?: string; text?: string; input?: unknown; thinking?: string; signature?: string };
-  delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
-  usage?: AnthropicUsage;
-  error?: unknown;
-}
+/** 我们会读的字段与它们应有的样子（按 type 区分的几种事件揉在一起，全部可以缺省；AnthropicEvent 类型也由它推出）。 */
+const USAGE_SHAPE = { input_tokens: "count", output_tokens: "count", cache_read_input_tokens: "count", cache_creation_input_tokens: "count" } as const;
+const EVENT_SHAPE = {
+  type: "string", index: "count", message: { usage: USAGE_SHAPE }, usage: USAGE_SHAPE,
+  content_block: { type: "string", id: "string", name: "string", text: "string", input: {}, thinking: "string", signature: "string" },
+  delta: { type: "string", text: "string", thinking: "string", signature: "string", partial_json: "string", stop_reason: "string" },
+} as const satisfies Shape;
+type AnthropicEvent = Parsed<typeof EVENT_SHAPE> & { error?: unknown };
 
 class AnthropicDecoder implements WireDecoder {
   private stopReason: string | undefined;
@@ -121,11 +112,9 @@ class AnthropicDecoder implements WireDecoder {
 
   onEvent(event: SseEvent, reply: ReplyBuilder): void {
     if (this.finished || this.failure) return undefined;
-    let data: AnthropicEvent;
-    try {
-      data = JSON.parse(event.data) as AnthropicEvent;
-    } catch {
-      this.failure = `无法解析的流数据：${event.data.slice(0, 100)}`;
+    const data: AnthropicEvent | string = parseChunk(event.data, EVENT_SHAPE);
+    if (typeof data === "string") {
+      this.failure = data;
       return undefined;
     }
     const key = `#${data.index ?? 0}`;
@@ -143,8 +132,7 @@ class AnthropicDecoder implements WireDecoder {
       case "content_block_start": {
         const block = data.content_block;
         if (block?.type === "tool_use") {
-          const draft = reply.tool(key);
-          draft.id = block.id ?? "";
+          const draft = reply.tool(key, block.id);
           draft.name = block.name ?? "";
           // 参数本该随后以 input_json_delta 分片到达；个别兼容服务器在这里一次给全，先记下备用
           if (block.input && typeof block.input === "object") this.startInput.set(key, JSON.stringify(block.input));
@@ -160,7 +148,12 @@ class AnthropicDecoder implements WireDecoder {
         if (delta?.type === "text_delta" && delta.text) reply.text(delta.text);
         else if (delta?.type === "thinking_delta" && delta.thinking) reply.thinking(delta.thinking);
         else if (delta?.type === "signature_delta" && delta.signature) reply.thinking("", delta.signature);
-        else if (delta?.type === "input_json_delta" && delta.partial_json) reply.tool(key).json += delta.partial_json;
+        else if (delta?.type === "input_json_delta" && delta.partial_json) {
+          const draft = reply.findTool(key);
+          // 没开始过的块：没有名字也没有 id，当成调用只会让整轮失败。丢掉这段参数，别的照常
+          if (draft) draft.json += delta.partial_json;
+          else console.warn(`[警告] 模型服务发来了内容块 ${data.index ?? 0} 的工具参数，但这个块从没开始过：已忽略`);
+        }
         return undefined; // 不认识的增量：忽略
       }
       case "content_block_stop": {

@@ -7,7 +7,7 @@ import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
-import { streamRequest, type WireDecoder } from "./stream-request.js";
+import { parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
 import { joinUrl, querySecrets } from "./url.js";
 import { transformMessages } from "./transform-messages.js";
 
@@ -92,31 +92,17 @@ export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Reco
 
 // ── 响应：一块块 chat.completion.chunk ────────────────────────────
 
-/** 我们用到的字段；全部可选，因为兼容服务器各有省略。 */
-interface OpenAIChunk {
-  error?: unknown;
-  usage?: {
-    prompt_tokens?: number;
-    completion_tokens?: number;
-    prompt_tokens_details?: { cached_tokens?: number };
-    /** DeepSeek 用自己的字段名报告缓存命中。 */
-    prompt_cache_hit_tokens?: number;
-  } | null;
-  choices?: Array<{
-    delta?: {
-      content?: string | null;
-      /** 思考模型的推理：DeepSeek、Qwen、Kimi 用 reasoning_content，OpenRouter、vLLM 等用 reasoning。 */
-      reasoning_content?: string | null;
-      reasoning?: string | null;
-      tool_calls?: Array<{
-        index?: number;
-        id?: string;
-        function?: { name?: string; arguments?: string };
-      }>;
-    };
-    finish_reason?: string | null;
-  }>;
-}
+/** 我们会读的字段与它们应有的样子（parseChunk 据此检查，OpenAIChunk 类型也由它推出）；全部可以缺省，因为兼容服务器各有省略。 */
+const CHUNK_SHAPE = {
+  // DeepSeek 用自己的字段名 prompt_cache_hit_tokens 报告缓存命中
+  usage: { prompt_tokens: "count", completion_tokens: "count", prompt_tokens_details: { cached_tokens: "count" }, prompt_cache_hit_tokens: "count" },
+  choices: [{
+    // 思考模型的推理：DeepSeek、Qwen、Kimi 用 reasoning_content，OpenRouter、vLLM 等用 reasoning
+    delta: { content: "string", reasoning_content: "string", reasoning: "string", tool_calls: [{ index: "count", id: "string", function: { name: "string", arguments: "string" } }] },
+    finish_reason: "string",
+  }],
+} as const satisfies Shape;
+type OpenAIChunk = Parsed<typeof CHUNK_SHAPE> & { error?: unknown };
 
 class OpenAIDecoder implements WireDecoder {
   private finishReason: string | undefined;
@@ -130,11 +116,9 @@ class OpenAIDecoder implements WireDecoder {
       this.sawDone = true;
       return undefined;
     }
-    let chunk: OpenAIChunk;
-    try {
-      chunk = JSON.parse(event.data) as OpenAIChunk;
-    } catch {
-      this.failure = `无法解析的流数据：${event.data.slice(0, 100)}`;
+    const chunk: OpenAIChunk | string = parseChunk(event.data, CHUNK_SHAPE);
+    if (typeof chunk === "string") {
+      this.failure = chunk;
       return undefined;
     }
     // 200 的流里也可能来一个错误（例如服务过载），这时不会再有 finish_reason
@@ -150,8 +134,7 @@ class OpenAIDecoder implements WireDecoder {
       // 个别兼容服务器不给 index：有 id 按 id 认领，都没有就算作上一个调用的续片
       const key = typeof part.index === "number" ? `#${part.index}` : part.id ? `id:${part.id}` : this.lastKey;
       this.lastKey = key;
-      const draft = reply.tool(key);
-      if (part.id && !draft.id) draft.id = part.id;
+      const draft = reply.tool(key, part.id);
       if (part.function?.name && !draft.name) draft.name = part.function.name;
       if (part.function?.arguments) draft.json += part.function.arguments;
     }

@@ -44,20 +44,14 @@ export const MAX_ERROR_BODY_BYTES = 16 * 1024;
 /** 读正文的开头，最多 limit 字节；读满（或读不下去）就停下并断开连接。cut：后面还有没读的。 */
 async function readHead(response: Response, limit: number): Promise<{ text: string; cut: boolean }> {
   const reader = response.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
+  let head = Buffer.alloc(0);
   try {
-    for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) {
-      chunks.push(next.value);
-      bytes += next.value.byteLength;
-      if (bytes > limit) break;
-    }
+    for (let next = await reader?.read(); next?.value && head.byteLength <= limit; next = await reader?.read()) head = Buffer.concat([head, next.value]);
   } catch {
     // 读到一半断了：有多少说多少
   }
   reader?.cancel().catch(() => {});
-  const head = Buffer.concat(chunks).subarray(0, limit);
-  return { text: new TextDecoder().decode(head), cut: bytes > limit };
+  return { text: new TextDecoder().decode(head.subarray(0, limit)), cut: head.byteLength > limit };
 }
 
 /** fetchSameOrigin 没有跟随的重定向：点名要去的主机（只报主机，不报路径与查询串）。 */

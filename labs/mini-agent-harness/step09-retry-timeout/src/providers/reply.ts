@@ -52,14 +52,18 @@ export class ReplyBuilder {
     return out;
   }
 
-  /** 按协议给的键（OpenAI 的 index、Anthropic 的块序号）找到或新建一个工具调用。 */
-  tool(key: string): ToolDraft {
+  /**
+   * 按协议给的键（OpenAI 的 index、Anthropic 的块序号）找到或新建一个工具调用。
+   * 同一个键来了另一个 id：那是新的调用（有的服务器把并行的调用都放在 index 0），不能拼进上一个。
+   */
+  tool(key: string, id?: string | null): ToolDraft {
     let draft = this.drafts.get(key);
-    if (!draft) {
+    if (!draft || (id && draft.id && draft.id !== id)) {
       draft = { type: "toolDraft", id: "", name: "", json: "" };
       this.drafts.set(key, draft);
       this.blocks.push(draft);
     }
+    draft.id ||= id ?? ""; // id 通常只在第一片里
     return draft;
   }
 

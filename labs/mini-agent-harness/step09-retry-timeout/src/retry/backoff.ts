@@ -19,24 +19,23 @@ export interface HeadersLike {
   get(name: string): string | null;
 }
 
+/** 响应头里的一个等待值：非负的十进制数，可以带小数。-5、12abc、0x10、1e400 之类一律当作没说。 */
+const DECIMAL = /^\s*\d+(?:\.\d+)?\s*$/;
+
 /**
  * 服务器自己说了要等多久吗？先看 retry-after-ms（毫秒），再看 retry-after
  * （秒数，或者一个 HTTP 日期）。没说、或者说得看不懂，返回 undefined。
+ * 返回的总是有限的非负数；它能不能等（有没有超过上限与定时器的极限）由调用方判断。
  */
 export function serverRequestedDelay(headers: HeadersLike | undefined, now = Date.now()): number | undefined {
   const ms = headers?.get("retry-after-ms");
-  if (ms) {
-    const value = Number.parseFloat(ms);
-    if (Number.isFinite(value)) return Math.max(0, value);
-  }
   const after = headers?.get("retry-after");
-  if (after) {
-    const seconds = Number.parseFloat(after);
-    const value = Number.isNaN(seconds) ? Date.parse(after) - now : seconds * 1000;
-    // 日期已经过去了：不用等
-    if (Number.isFinite(value)) return Math.max(0, value);
-  }
-  return undefined;
+  const value =
+    ms && DECIMAL.test(ms) ? Number(ms)
+    : after && DECIMAL.test(after) ? Number(after) * 1000
+    : after && /[a-z]/i.test(after) ? Math.max(0, Date.parse(after) - now) // HTTP 日期总有星期与月份的名字；日期已经过去：不用等
+    : undefined;
+  return Number.isFinite(value) ? value : undefined;
 }
 
 /**

@@ -11,6 +11,7 @@
  * 每一次等待都能被 Ctrl+C 打断；服务器要求等得太久（超过 maxRetryDelayMs）就立刻失败，
  * 而不是一声不吭地挂在那里。
  */
+import { MAX_TIMER_MS } from "../guard.js";
 import { describeHttpError, describeNetworkError } from "../providers/http-error.js";
 import { httpRetryDelay, serverRequestedDelay, sleep, type HeadersLike } from "./backoff.js";
 import { NON_RETRYABLE_PATTERNS } from "./classify.js";
@@ -119,8 +120,10 @@ export async function requestWithRetry(send: () => Promise<Response>, options: H
     if (retries >= maxRetries || !retryable) return { kind: "error", errorMessage, retries };
 
     const requested = serverRequestedDelay(headers);
-    if (requested !== undefined && maxRetryDelayMs > 0 && requested > maxRetryDelayMs) {
-      return { kind: "error", errorMessage: retryDelayTooLongMessage(requested, maxRetryDelayMs, errorMessage), retries };
+    // 不设上限（0）也有个极限：定时器最多等 2³¹−1 毫秒，更大的值会被悄悄换成 1 毫秒，变成立刻重试
+    const limit = maxRetryDelayMs > 0 ? Math.min(maxRetryDelayMs, MAX_TIMER_MS) : MAX_TIMER_MS;
+    if (requested !== undefined && requested > limit) {
+      return { kind: "error", errorMessage: retryDelayTooLongMessage(requested, limit, errorMessage), retries };
     }
     const delayMs = httpRetryDelay(retries + 1, headers, options.random);
     const done = options.onWait?.({ delayMs, attempt: retries + 1, maxRetries, requestedByServer: requested !== undefined });
