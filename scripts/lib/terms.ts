@@ -20,7 +20,7 @@ export interface TermProblem {
 
 // 检查这些地方：书、步骤与服务器包（源码、测试、README、golden）、研究笔记、仓库说明、脚本与参考答案
 const ROOTS = ["docs", "labs", "research", "scripts", "solutions"];
-const TOP_FILES = ["README.md", "README.zh-CN.md"];
+const TOP_FILES = ["README.md", "README.en.md", "TESTING.md"];
 const EXT = /\.(md|ts|txt)$/;
 // research/.pi-src 是 Pi 的原始源码，不归我们管
 const SKIP = /(^|\/)\.pi-src\//;

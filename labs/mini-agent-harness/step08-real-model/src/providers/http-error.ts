@@ -2,6 +2,7 @@
  * 把各种失败翻译成一行 errorMessage。措辞保留服务器与 Node 的原文（429、overloaded、
  * ECONNREFUSED……），下一步的重试分类器正是靠这些原文判断「能不能重试」。
  */
+import { proxyHint } from "./proxy.js";
 import { MAX_REDIRECTS, redirectTarget } from "./redirect.js";
 
 /** 从错误响应的 JSON 里取出「类型：说明」。两家的格式都把它放在 error 字段里：
@@ -72,9 +73,9 @@ function reasonOf(error: unknown): string {
   return typeof code === "string" && !message.includes(code) ? `${message}（${code}）` : message;
 }
 
-/** 连响应都没拿到：`网络错误：connect ECONNREFUSED …`。fetch 的原文可能带着整个 URL，其中的账号口令要抹掉。 */
+/** 连响应都没拿到：`网络错误：connect ECONNREFUSED …`。URL 里的账号口令抹掉；代理没被用上时多一句（proxy.ts）。 */
 export function describeNetworkError(error: unknown): string {
-  return `网络错误：${reasonOf(error).replace(/\/\/[^/@\s]+@/g, "//***@")}`;
+  return `网络错误：${reasonOf(error).replace(/\/\/[^/@\s]+@/g, "//***@")}${proxyHint()}`;
 }
 
 /** 响应已经开始、读到一半断了：`流在结束前中断：other side closed（UND_ERR_SOCKET）`。 */

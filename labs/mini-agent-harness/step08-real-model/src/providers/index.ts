@@ -6,6 +6,7 @@ import type { StreamFn } from "../types.js";
 import { createAnthropicStream } from "./anthropic-messages.js";
 import type { ConnectionConfig } from "./config.js";
 import { createOpenAIStream } from "./openai-completions.js";
+import { keepLoopbackDirect } from "./proxy.js";
 import { joinUrl, safeUrl } from "./url.js";
 
 export type ProviderApi = "openai" | "anthropic";
@@ -54,6 +55,7 @@ export function resolveProviderConfig(env: Record<string, string | undefined>): 
 }
 
 export function createProviderStream(config: ProviderConfig): StreamFn {
+  keepLoopbackDirect(config.baseUrl); // 本机的服务器（脚本服务器、Ollama）不经过代理
   return config.api === "anthropic" ? createAnthropicStream(config) : createOpenAIStream(config);
 }
 
