@@ -14,8 +14,8 @@ export const FLOORS = {
   goldenSteps: 9,
   /** 步骤副本检查比较的相邻步骤对：9 个步骤 → 8 对 */
   stepPairs: 8,
-  /** 步骤副本检查逐字节比较过的文件（两步都有的文件）：今天 400 多 */
-  stepCopyFiles: 300,
+  /** 步骤副本检查逐字节比较过的文件（相邻两步都有的文件）：今天 237 */
+  stepCopyFiles: 200,
   /** 练习：step02–step09 各一个 */
   exercises: 8,
 } as const;
