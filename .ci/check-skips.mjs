@@ -2,6 +2,7 @@
 // 不在 .ci/skip-allow-list.txt 里的一个也不放过。
 //
 // 用法：node .ci/check-skips.mjs <阶段名> [--report <vitest 的 JSON 报告>]… [--skip <不是测试的跳过，如「.ci/run > Node 版本矩阵」>]…
+//        [--allow-list <名单文件>]（默认 .ci/skip-allow-list.txt；测试用别的名单）
 // 退出码：0 = 没有不许的跳过；1 = 有（或报告读不出来、一个测试都没有）。
 // 只用 Node 自带的模块：CI 的任何阶段、任何 Node 版本上都能直接跑。
 import fs from "node:fs";
@@ -9,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const allowListFile = path.join(repoRoot, ".ci", "skip-allow-list.txt");
+const defaultAllowList = path.join(repoRoot, ".ci", "skip-allow-list.txt");
 
 /**
  * 名单的格式：每行一个模式，和「文件 > 测试全名」比较，* 代表任意文字；
@@ -60,14 +61,19 @@ function main(argv) {
   }
   const names = [];
   let problems = 0;
+  let allowListFile = defaultAllowList;
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i], rest[i + 1]];
-    if (value === undefined || (flag !== "--report" && flag !== "--skip")) {
+    if (value === undefined || !["--report", "--skip", "--allow-list"].includes(flag)) {
       console.error(`不认识的参数：${rest.slice(i).join(" ")}`);
       return 2;
     }
     if (flag === "--skip") {
       names.push(value);
+      continue;
+    }
+    if (flag === "--allow-list") {
+      allowListFile = value;
       continue;
     }
     let report;
@@ -90,7 +96,7 @@ function main(argv) {
   const denied = rows.filter((r) => !r.allowed);
   console.log(`-- ${label}：跳过 ${rows.length} 个（名单允许 ${rows.length - denied.length} 个，不允许 ${denied.length} 个）`);
   for (const r of rows) {
-    console.log(r.allowed ? `   允许  ${r.name}\n         理由：${r.why}` : `   不许  ${r.name}\n         不在 .ci/skip-allow-list.txt 里：CI 里跳过说明安装缺了东西`);
+    console.log(r.allowed ? `   允许  ${r.name}\n         理由：${r.why}` : `   不许  ${r.name}\n         不在跳过名单里：CI 里跳过说明安装缺了东西`);
   }
   if (denied.length > 0) console.error(`CI 失败：${label}：${denied.length} 个测试被跳过，不在 .ci/skip-allow-list.txt 里`);
   return denied.length > 0 || problems > 0 ? 1 : 0;

@@ -3,6 +3,7 @@
 //   npm run demo -- 7             实时运行步骤 07 的 demo，再给结论
 //   npm run golden:update -- 7    重新生成步骤 07 的 expected-output.txt
 import { shouldColor } from "./lib/color.ts";
+import { FLOORS } from "./lib/floors.ts";
 import { runAllDemos, runOneDemo, updateGolden, type GoldenOptions } from "./lib/golden-runner.ts";
 import { repoRoot } from "./lib/paths.ts";
 import { killActiveDemos } from "./lib/run-demo.ts";
@@ -34,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (command === "demo") {
-    return stepArg === undefined ? runAllDemos(options) : runOneDemo(stepArg, options);
+    return stepArg === undefined ? runAllDemos({ ...options, minSteps: FLOORS.goldenSteps }) : runOneDemo(stepArg, options);
   }
   if (command === "update" && stepArg !== undefined) {
     return updateGolden(stepArg, options);

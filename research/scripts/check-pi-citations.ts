@@ -4,6 +4,7 @@
 import path from "node:path";
 import {
   checkMarkdownFiles,
+  citationFloorProblems,
   createPinnedResolver,
   defaultMarkdownFiles,
   findMarkdownFiles,
@@ -28,7 +29,10 @@ try {
     `检查了 ${result.files.length} 个 Markdown 文件里的 ${result.citations.length} 条 Pi 引用（${pins}）：` +
       (result.problems.length === 0 ? "全部成立。" : `${result.problems.length} 个问题。`),
   );
-  process.exit(result.problems.length === 0 ? 0 : 1);
+  // 查全部时还要达到下限：什么也没查到不能算「全部成立」
+  const low = args.length > 0 ? [] : citationFloorProblems(result);
+  for (const line of low) console.log(`检查失败：${line}`);
+  process.exit(result.problems.length === 0 && low.length === 0 ? 0 : 1);
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(2);

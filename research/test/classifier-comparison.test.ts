@@ -210,10 +210,14 @@ if (!LAB_EXISTS) {
   const reason = OVERRIDE
     ? `LAB_CLASSIFY_PATH 指向的 ${LAB_CLASSIFY} 不存在`
     : `${path.relative(REPO_ROOT, LAB_CLASSIFY)} 不存在（step09 还没合入）`;
-  console.log(`[classifier-comparison] 跳过对照：${reason}。`);
+  console.warn(`[classifier-comparison] 跳过对照：${reason}。`);
 } else if (OVERRIDE) {
-  console.log(`[classifier-comparison] 仅供本地核对：用 LAB_CLASSIFY_PATH=${LAB_CLASSIFY} 代替 step09 的 classify.ts。`);
+  console.warn(`[classifier-comparison] 仅供本地核对：用 LAB_CLASSIFY_PATH=${LAB_CLASSIFY} 代替 step09 的 classify.ts。`);
 }
+
+// 两张对照表只在要看时打印（CLASSIFIER_TABLES=1 npm test --prefix research）：测试通过时什么也不打印，
+// 不通过时失败信息自己点名是哪一条
+const showTables = process.env.CLASSIFIER_TABLES === "1";
 
 describe.skipIf(!LAB_EXISTS)("实验 step09 的分类器 vs pi-ai 1.6.0", () => {
   let rows: Row[] = [];
@@ -221,7 +225,7 @@ describe.skipIf(!LAB_EXISTS)("实验 step09 的分类器 vs pi-ai 1.6.0", () => 
   beforeAll(async () => {
     const lab = await loadLabClassifier(LAB_CLASSIFY);
     rows = FIXTURES.map((fixture) => judge(lab, fixture));
-    console.log(summary(rows, OVERRIDE ? LAB_CLASSIFY : path.relative(REPO_ROOT, LAB_CLASSIFY)));
+    if (showTables) console.log(summary(rows, OVERRIDE ? LAB_CLASSIFY : path.relative(REPO_ROOT, LAB_CLASSIFY)));
   });
 
   it("每一条分歧都在 EXPECTED_DIFFERENCES 里，且分歧所在的函数与表里写的一致", () => {
@@ -335,7 +339,7 @@ describe("由 Pi 源码推出的对照表（compare/pi-patterns.ts）", () => {
         const why = EXPECTED_DERIVED_DIFFERENCES[row.pattern.key]?.why ?? "（EXPECTED_DERIVED_DIFFERENCES 里没有这条）";
         lines.push(`  ${row.pattern.where} ${verdict.differs.join("、")}：${JSON.stringify(row.example)} ${why}`);
       }
-      console.log(lines.join("\n"));
+      if (showTables) console.log(lines.join("\n"));
     });
 
     it("每一条分歧都登记在 EXPECTED_DERIVED_DIFFERENCES 里，函数一致", () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   checkMarkdownFiles,
+  citationFloorProblems,
   createPinnedResolver,
   defaultMarkdownFiles,
   formatProblem,
@@ -21,5 +22,13 @@ describe("Pi citations in docs/ and research/", () => {
     // 防止「什么都没检查」也算通过：研究笔记本身就带着引用。
     expect(result.files.some((f) => f.endsWith("R07-extensions.md"))).toBe(true);
     expect(result.citations.length).toBeGreaterThan(10);
+    expect(citationFloorProblems(result)).toEqual([]);
+  });
+
+  it("查到的比下限少（比如 docs/ 被挪走）时说出期望多少", () => {
+    expect(citationFloorProblems({ files: ["a.md"], citations: [] })).toEqual([
+      "只查了 1 个 Markdown 文件，期望至少 12 个（../docs 被挪走了？）",
+      "只查到 0 条 Pi 引用，期望至少 500 条",
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import { checkInlineLine } from "./docs/inline-citations.ts";
 import { parseChapter } from "./docs/markdown.ts";
 import { CitationResolver } from "./docs/resolver.ts";
 import type { DocsStats, Problem } from "./docs/types.ts";
+import { FLOORS, floorProblems } from "./floors.ts";
 import { listSteps } from "./steps.ts";
 
 export type { DocsStats, Problem } from "./docs/types.ts";
@@ -59,4 +60,34 @@ export function checkDocsWithStats(rootDir: string): { problems: Problem[]; stat
 /** 纯函数式入口：只返回问题列表，空数组表示文档与代码一致 */
 export function checkDocs(rootDir: string): Problem[] {
   return checkDocsWithStats(rootDir).problems;
+}
+
+const DOCS_LABELS = { chapters: "章", citations: "处代码引用", transcripts: "段输出" };
+
+/** 数字低于下限时的问题（docs/ 被挪走、章节被清空时，「0 个问题」不等于通过） */
+export function docsFloorProblems(stats: DocsStats): string[] {
+  const { chapters, citations, transcripts } = FLOORS;
+  return floorProblems({ ...stats }, { chapters, citations, transcripts }, DOCS_LABELS);
+}
+
+export interface Writer {
+  write(text: string): unknown;
+}
+
+/** npm run docs:check：打印问题或通过的统计，返回退出码 */
+export function runDocsCheck(root: string, out: Writer): number {
+  const { problems, stats } = checkDocsWithStats(root);
+  if (problems.length > 0) {
+    for (const p of problems) out.write(`${p.file}:${p.line}: ${p.message}\n`);
+    out.write(`\n文档检查失败：${problems.length} 个问题。\n`);
+    return 1;
+  }
+  const low = docsFloorProblems(stats);
+  if (low.length > 0) {
+    for (const line of low) out.write(`docs/: ${line}\n`);
+    out.write(`\n文档检查失败：查到的比下限少（${stats.chapters} 章，${stats.citations} 处代码引用，${stats.transcripts} 段输出；下限见 scripts/lib/floors.ts）。\n`);
+    return 1;
+  }
+  out.write(`文档检查通过：${stats.chapters} 章，${stats.citations} 处代码引用，${stats.transcripts} 段输出\n`);
+  return 0;
 }

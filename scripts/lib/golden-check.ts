@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { DemoResult } from "./run-demo.ts";
 import { stepNumber } from "./steps.ts";
-import { normalizeEol } from "./text.ts";
+import { crlfToLf } from "./text.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
 export const GOLDEN_FILE = "expected-output.txt";
@@ -19,12 +19,12 @@ export interface StepVerdict {
 
 export function readGolden(stepDir: string): string | undefined {
   const file = path.join(stepDir, GOLDEN_FILE);
-  return fs.existsSync(file) ? normalizeEol(fs.readFileSync(file, "utf8")) : undefined;
+  return fs.existsSync(file) ? crlfToLf(fs.readFileSync(file, "utf8")) : undefined;
 }
 
-/** EXPECTED = golden 文件，ACTUAL = demo 的 stdout；两边都先统一换行 */
+/** EXPECTED = golden 文件，ACTUAL = demo 的 stdout；两边都只把 CRLF 换成 LF（与步骤的 golden 测试相同） */
 export function goldenDiff(expected: string, actual: string, color = false): string {
-  return unifiedDiff("EXPECTED (expected-output.txt)", "ACTUAL (demo stdout)", normalizeEol(expected), normalizeEol(actual), { color });
+  return unifiedDiff("EXPECTED (expected-output.txt)", "ACTUAL (demo stdout)", crlfToLf(expected), crlfToLf(actual), { color });
 }
 
 function seconds(ms: number): string {

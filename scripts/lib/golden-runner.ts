@@ -5,7 +5,7 @@ import { GOLDEN_FILE, judge, readGolden, type StepVerdict } from "./golden-check
 import { mapInOrder } from "./pool.ts";
 import { demoTimeoutMs, runDemo } from "./run-demo.ts";
 import { listSteps, resolveStep, stepDir } from "./steps.ts";
-import { normalizeEol } from "./text.ts";
+import { crlfToLf } from "./text.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
 export interface Writer {
@@ -22,6 +22,8 @@ export interface GoldenOptions {
   tsxCli?: string;
   /** 全量模式同时跑几个 demo */
   concurrency?: number;
+  /** 全量模式至少要有几个步骤（npm run demo 用 FLOORS.goldenSteps）；少了说明步骤目录没检出，不能打印「0/0 一致」 */
+  minSteps?: number;
 }
 
 // 把 Writer 包成 runDemo 需要的流接口（实时模式只用到 write）
@@ -51,6 +53,10 @@ export async function runAllDemos(options: GoldenOptions): Promise<number> {
   const steps = listSteps(options.root);
   if (steps.length === 0) {
     options.out.write("labs/mini-agent-harness/ 下没有找到任何步骤目录（stepNN-名字）。\n");
+    return 1;
+  }
+  if (steps.length < (options.minSteps ?? 0)) {
+    options.out.write(`labs/mini-agent-harness/ 下只找到 ${steps.length} 个步骤目录，期望至少 ${options.minSteps} 个（step01–step09）：步骤目录没检出？\n`);
     return 1;
   }
   const timeoutMs = options.timeoutMs ?? demoTimeoutMs();
@@ -102,7 +108,7 @@ export async function updateGolden(arg: string, options: GoldenOptions): Promise
     return 1;
   }
   const before = readGolden(dir);
-  const after = normalizeEol(result.stdout);
+  const after = crlfToLf(result.stdout);
   if (before === after) {
     options.out.write(`${step}/${GOLDEN_FILE} 没有变化。\n`);
     return 0;

@@ -58,7 +58,20 @@ function stepFiles(root: string, step: string, untracked: (step: string) => stri
   return walkFiles(path.join(labsDir(root), step)).filter((f) => !own.has(f));
 }
 
+export interface CopyStats {
+  /** 比较过的相邻步骤对 */
+  pairs: number;
+  /** 两步都有、逐字节比较过的文件 */
+  files: number;
+}
+
 export function checkStepCopies(root: string): CopyProblem[] {
+  return checkStepCopiesWithStats(root).problems;
+}
+
+/** 同 checkStepCopies，另外数出比较了多少（下限见 floors.ts：什么也没比较时不能算通过） */
+export function checkStepCopiesWithStats(root: string): { problems: CopyProblem[]; stats: CopyStats } {
+  const stats: CopyStats = { pairs: 0, files: 0 };
   const steps = listSteps(root);
   const git = gitFiles(root);
   const untracked = (step: string) => git?.local(step).untracked ?? [];
@@ -72,9 +85,10 @@ export function checkStepCopies(root: string): CopyProblem[] {
     const readmePath = path.join(toDir, "README.md");
     const list = fs.existsSync(readmePath) ? readChangeList(fs.readFileSync(readmePath, "utf8")) : undefined;
     const toFiles = new Set(stepFiles(root, to, untracked));
-    const differing = stepFiles(root, from, untracked).filter(
-      (f) => toFiles.has(f) && !ALWAYS_DIFFERENT.has(path.posix.basename(f)) && readText(path.join(fromDir, f)) !== readText(path.join(toDir, f)),
-    );
+    const shared = stepFiles(root, from, untracked).filter((f) => toFiles.has(f) && !ALWAYS_DIFFERENT.has(path.posix.basename(f)));
+    stats.pairs++;
+    stats.files += shared.length;
+    const differing = shared.filter((f) => readText(path.join(fromDir, f)) !== readText(path.join(toDir, f)));
     if (differing.length === 0) continue;
     if (list === undefined || list.previous !== shortFrom) {
       problems.push({
@@ -97,5 +111,5 @@ export function checkStepCopies(root: string): CopyProblem[] {
       });
     }
   }
-  return problems;
+  return { problems, stats };
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkDocs, checkDocsWithStats } from "../lib/docs-checker.ts";
+import { checkDocs, checkDocsWithStats, runDocsCheck } from "../lib/docs-checker.ts";
 import { makeFixtureRoot, removeFixtureRoot, writeFiles, writeStep } from "./helpers/fixture.ts";
 
 // main.ts：前 11 行是真代码，后面填充到 130 行，方便测范围
@@ -54,6 +54,18 @@ beforeEach(() => fs.rmSync(path.join(root, "docs"), { recursive: true, force: tr
 describe("章节与 front matter", () => {
   it("没有 docs/ 目录就是 0 章、0 个问题", () => {
     expect(checkDocsWithStats(root)).toEqual({ problems: [], stats: { chapters: 0, citations: 0, transcripts: 0 } });
+  });
+
+  it("npm run docs:check 在没有 docs/（或章节被清空）时失败，并说期望至少几章、几处引用", () => {
+    let text = "";
+    expect(runDocsCheck(root, { write: (t: string) => (text += t) })).toBe(1);
+    expect(text).toContain("只查到 0 章，期望至少 8");
+    expect(text).toContain("只查到 0 处代码引用，期望至少 250");
+    expect(text).toContain("文档检查失败");
+    expect(text).not.toContain("文档检查通过");
+    writeFiles(root, { "docs/README.md": "# 地图\n" });
+    text = "";
+    expect(runDocsCheck(root, { write: (t: string) => (text += t) })).toBe(1);
   });
 
   it("docs/README.md 不算章节", () => {

@@ -1,20 +1,37 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { goldenDiff } from "../lib/golden-check.ts";
+import { goldenDiff, judge } from "../lib/golden-check.ts";
 import { runAllDemos, runOneDemo, updateGolden } from "../lib/golden-runner.ts";
 import { unifiedDiff } from "../lib/unified-diff.ts";
-import { normalizeEol } from "../lib/text.ts";
-import { Collector, makeFixtureRoot, removeFixtureRoot, stepPath, writeStep } from "./helpers/fixture.ts";
+import { crlfToLf } from "../lib/text.ts";
+import { Collector, makeFixtureRoot, plainNodeCli, removeFixtureRoot, stepPath, writeStep } from "./helpers/fixture.ts";
 
 const GOLDEN = "你> 你好\n助手> 你好！\n再见。\n";
 const printGolden = `process.stdout.write(${JSON.stringify(GOLDEN)});\n`;
 
 describe("golden 比较的纯函数部分", () => {
   it("只统一 CRLF，不动行尾空格", () => {
-    expect(normalizeEol("a\r\nb\r\n")).toBe("a\nb\n");
+    expect(crlfToLf("a\r\nb\r\n")).toBe("a\nb\n");
     expect(goldenDiff("a\r\nb\n", "a\nb\n")).toBe("");
     expect(goldenDiff("a \nb\n", "a\nb\n")).not.toBe("");
+  });
+
+  it("单独的 CR 不算换行：和步骤自己的 golden 测试一样严，两边的结论不会不同", () => {
+    expect(crlfToLf("a\rb\r\n")).toBe("a\rb\n");
+    expect(goldenDiff("a\nb\n", "a\rb\n")).not.toBe("");
+    // 步骤的 test/golden.test.ts 用的就是这一句（每步一份，不能 import 仓库脚本）
+    const stepLf = (text: string): string => text.replace(/\r\n/g, "\n");
+    for (const sample of ["a\r\nb\n", "a\rb\n", "a\r\r\nb", "\r", "a\n\r"]) expect(crlfToLf(sample)).toBe(stepLf(sample));
+    const dir = makeFixtureRoot("golden-cr");
+    try {
+      fs.writeFileSync(path.join(dir, "expected-output.txt"), "a\nb\n");
+      const result = { stdout: "a\rb\n", stderr: "", exitCode: 0, signal: null, timedOut: false };
+      expect(judge("step01-x", dir, result, 1000).ok).toBe(false);
+      expect(judge("step01-x", dir, { ...result, stdout: "a\r\nb\r\n" }, 1000).ok).toBe(true);
+    } finally {
+      removeFixtureRoot(dir);
+    }
   });
 });
 
@@ -39,7 +56,7 @@ describe("npm run demo（全部步骤）", () => {
     });
     writeStep(root, "step06-nogolden", { "src/demo.ts": printGolden });
     out = new Collector();
-    code = await runAllDemos({ root, out, color: false });
+    code = await runAllDemos({ root, out, color: false, tsxCli: plainNodeCli });
   });
   afterAll(() => removeFixtureRoot(root));
 
@@ -98,6 +115,12 @@ describe("单个步骤与 golden:update", () => {
   });
   afterAll(() => removeFixtureRoot(root));
 
+  it("步骤比下限少（npm run demo 要 9 个）：不跑任何 demo，直接失败并说期望几个", async () => {
+    const out = new Collector();
+    expect(await runAllDemos({ root, out, minSteps: 9 })).toBe(1);
+    expect(out.text).toContain("只找到 4 个步骤目录，期望至少 9 个");
+  });
+
   it("demo N：实时输出后给出 ✓，退出码 0", async () => {
     const out = new Collector();
     expect(await runOneDemo("1", { root, out })).toBe(0);
@@ -108,7 +131,7 @@ describe("单个步骤与 golden:update", () => {
   it("卡住的 demo 超时后被杀掉，报告超时", async () => {
     const out = new Collector();
     const started = Date.now();
-    expect(await runOneDemo("04", { root, out, timeoutMs: 1500 })).toBe(1);
+    expect(await runOneDemo("04", { root, out, timeoutMs: 1500, tsxCli: plainNodeCli })).toBe(1);
     expect(out.text).toMatch(/✗ step04-hang（超时：运行超过 1\.5 秒/);
     // 宽松上限：这个 demo 永远不会自己结束，能在测试时限之内回来就证明它被杀掉了（机器再忙也够）
     expect(Date.now() - started).toBeLessThan(60_000);
@@ -116,19 +139,19 @@ describe("单个步骤与 golden:update", () => {
 
   it("update 写入新的 golden（LF）并打印接受的 diff；再跑一次没有变化", async () => {
     const out = new Collector();
-    expect(await updateGolden("step02-new", { root, out })).toBe(0);
+    expect(await updateGolden("step02-new", { root, out, tsxCli: plainNodeCli })).toBe(0);
     const file = path.join(stepPath(root, "step02-new"), "expected-output.txt");
     expect(fs.readFileSync(file, "utf8")).toBe(GOLDEN);
     expect(out.text).toContain("+助手> 你好！");
 
     const again = new Collector();
-    expect(await updateGolden("2", { root, out: again })).toBe(0);
+    expect(await updateGolden("2", { root, out: again, tsxCli: plainNodeCli })).toBe(0);
     expect(again.text).toContain("没有变化");
   });
 
   it("demo 失败时 update 拒绝写入", async () => {
     const out = new Collector();
-    expect(await updateGolden("3", { root, out })).toBe(1);
+    expect(await updateGolden("3", { root, out, tsxCli: plainNodeCli })).toBe(1);
     expect(out.text).toContain("未更新");
     expect(out.text).toContain("退出码 3");
     expect(fs.readFileSync(path.join(stepPath(root, "step03-crash"), "expected-output.txt"), "utf8")).toBe("旧的\n");

@@ -1,12 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { checkStepCopies, isNamed, readChangeList } from "../lib/step-copies.ts";
+import { FLOORS } from "../lib/floors.ts";
+import { checkStepCopies, checkStepCopiesWithStats, isNamed, readChangeList } from "../lib/step-copies.ts";
 import { repoRoot } from "../lib/paths.ts";
 import { makeFixtureRoot, removeFixtureRoot, writeStep } from "./helpers/fixture.ts";
 
 describe("步骤副本：同一个文件在相邻两步里要么相同，要么在后一步 README 的「多了什么」里", () => {
   it("仓库里的九个步骤", () => {
-    const problems = checkStepCopies(repoRoot);
+    const { problems, stats } = checkStepCopiesWithStats(repoRoot);
     expect(problems.map((p) => p.message).join("\n"), "只修了部分副本？").toBe("");
+    // 「没有问题」只有在真比较了东西时才算数（步骤目录没检出时这里是 0）
+    expect(stats.pairs, `只比较了 ${stats.pairs} 对相邻步骤，期望至少 ${FLOORS.stepPairs} 对`).toBeGreaterThanOrEqual(FLOORS.stepPairs);
+    expect(stats.files, `只比较了 ${stats.files} 个文件，期望至少 ${FLOORS.stepCopyFiles} 个`).toBeGreaterThanOrEqual(FLOORS.stepCopyFiles);
   });
 
   let root: string | undefined;

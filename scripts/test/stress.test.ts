@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAlive } from "../lib/cpu-load.ts";
 import { runStress, type StressReport } from "../lib/stress.ts";
-import { Collector, makeFixtureRoot, removeFixtureRoot, stepPath, writeStep } from "./helpers/fixture.ts";
+import { Collector, makeFixtureRoot, plainNodeCli, removeFixtureRoot, stepPath, writeStep } from "./helpers/fixture.ts";
 
 const GOLDEN = "你> 你好\n助手> 你好！\n再见。\n";
 const printGolden = `process.stdout.write(${JSON.stringify(GOLDEN)});\n`;
@@ -36,7 +36,7 @@ describe("npm run stress（假步骤，2 次，1 个忙循环）", () => {
       "expected-output.txt": GOLDEN,
     });
     out = new Collector();
-    ({ code, report } = await runStress({ root, runs: 2, load: 1, out, onLoadStarted: (pids) => (loadPids = pids) }));
+    ({ code, report } = await runStress({ root, runs: 2, load: 1, out, tsxCli: plainNodeCli, onLoadStarted: (pids) => (loadPids = pids) }));
   });
   afterAll(() => removeFixtureRoot(root));
 
@@ -83,7 +83,7 @@ describe("全部 N/N", () => {
 
   it("退出码为 0（golden 是 CRLF 也一样通过）", async () => {
     const out = new Collector();
-    const { code } = await runStress({ root, runs: 2, load: 0, out });
+    const { code } = await runStress({ root, runs: 2, load: 0, out, tsxCli: plainNodeCli });
     expect(out.text).toContain("step01-ok  2/2");
     expect(out.text).toContain("全部通过：1/1 个步骤 2/2");
     expect(code).toBe(0);
@@ -93,7 +93,7 @@ describe("全部 N/N", () => {
     const out = new Collector();
     const empty = makeFixtureRoot("stress-empty");
     try {
-      expect((await runStress({ root: empty, runs: 2, load: 0, out })).code).toBe(1);
+      expect((await runStress({ root: empty, runs: 2, load: 0, out, tsxCli: plainNodeCli })).code).toBe(1);
       expect(out.text).toContain("没有找到任何步骤目录");
     } finally {
       removeFixtureRoot(empty);

@@ -323,3 +323,17 @@ export function defaultMarkdownFiles(researchDir: string = RESEARCH_DIR): string
 }
 
 export { PI_PACKAGES };
+
+/**
+ * 不给参数时（查 ../docs 与 research/ 全部）至少要查到这么多：今天是 13 个文件、551 条引用。
+ * 少于它说明 docs/ 被挪走或没检出——这时「全部成立」不算数。真要减少，把数字一起改小并写明原因。
+ */
+export const CITATION_FLOORS = { files: 12, citations: 500 } as const;
+
+/** 低于下限时的说明；达到时为空数组 */
+export function citationFloorProblems(result: { files: readonly string[]; citations: readonly unknown[] }): string[] {
+  const out: string[] = [];
+  if (result.files.length < CITATION_FLOORS.files) out.push(`只查了 ${result.files.length} 个 Markdown 文件，期望至少 ${CITATION_FLOORS.files} 个（../docs 被挪走了？）`);
+  if (result.citations.length < CITATION_FLOORS.citations) out.push(`只查到 ${result.citations.length} 条 Pi 引用，期望至少 ${CITATION_FLOORS.citations} 条`);
+  return out;
+}

@@ -1,6 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** 夹具步骤的 demo 用它代替 tsx 启动（见 plain-node-cli.mjs）：同样的调用方式，省掉加载器 */
+export const plainNodeCli = fileURLToPath(new URL("./plain-node-cli.mjs", import.meta.url));
 
 /** 在系统临时目录里造一个假仓库根，测试结束后删掉 */
 export function makeFixtureRoot(prefix: string): string {
