@@ -4,9 +4,8 @@
 /** 一个派发出来的事件。event 缺省为 "message"；id 是「最近一次的事件 id」，会跨事件保留。 */
 export interface SseEvent { event: string; data: string; id: string }
 
-/** 行尾有三种写法：CRLF、单独的 LF、单独的 CR。CRLF 写在最前，才不会被拆成两个行尾。 */
-const LINE_END = /\r\n|\n|\r/;
-const HAS_LINE_END = /[\r\n]/;
+/** 行尾有三种写法：CRLF、单独的 LF、单独的 CR。先把 CRLF 与 CR 都换成 LF，再只按 LF 切行。 */
+const CR_LINE_END = /\r\n?/g;
 
 // 增量解析器：网络给多少字节就喂多少，凑够一个事件就交出一个。
 // 网络分块与行、与字符都没有对齐关系，所以半个字符、半行、半个行尾都要能跨块保留。
@@ -30,12 +29,13 @@ export class SseParser {
     if (text === "") return out; // 只收到半个字符：还看不出下一个字符是不是 LF
     if (this.skipLF && text.startsWith("\n")) text = text.slice(1);
     this.skipLF = text.endsWith("\r"); // 这个 CR 已经结束了一行，下一块开头的 LF 和它是同一个行尾
+    text = text.replace(CR_LINE_END, "\n");
     // 这一块里没有行尾：只是接在半行后面，免得一行很长、分块很碎时把同一段反复切分
-    if (!HAS_LINE_END.test(text)) {
+    if (!text.includes("\n")) {
       this.pending += text;
       return out;
     }
-    const lines = (this.pending + text).split(LINE_END);
+    const lines = (this.pending + text).split("\n");
     this.pending = lines.pop() ?? ""; // 最后一段后面没有行尾，是下一块要接上的半行
     for (const line of lines) this.processLine(line, out);
     return out;
