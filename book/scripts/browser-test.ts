@@ -127,6 +127,7 @@ type Watch = (page: Page, where: () => string) => void;
 /** 从首页出发一层一层地爬遍站内链接；每一页打开一次（每层用 4 个标签页并行） */
 async function crawl(context: BrowserContext, origin: string, watch: Watch): Promise<void> {
   console.log("爬站内链接…");
+  const crawlStarted = Date.now();
   const seen = new Set<string>(["/"]);
   let level: string[] = ["/"];
   const anchors: Array<{ from: string; path: string; hash: string }> = [];
@@ -170,6 +171,7 @@ async function crawl(context: BrowserContext, origin: string, watch: Watch): Pro
         }
       }),
     );
+    console.log(`  已打开 ${seen.size - next.length} 页，下一层 ${next.length} 页（${((Date.now() - crawlStarted) / 1000).toFixed(0)} 秒）`);
     level = next;
   }
   for (const { page } of pages) await page.close();
