@@ -1,6 +1,6 @@
 // 四种提示框：章节里写成以「**📘 概念　标题**」开头的引用块（在 GitHub 上就是一段带标签的引用，照样好读），
 // 书站给这样的引用块加上 class，由 theme/style.css 画成带颜色的框。
-import type MarkdownIt from "markdown-it";
+import type { MarkdownRenderer } from "vitepress";
 
 const KINDS: Array<[RegExp, string]> = [
   [/^\*\*📘\s*概念/u, "concept"],
@@ -9,7 +9,7 @@ const KINDS: Array<[RegExp, string]> = [
   [/^\*\*🛠\uFE0F?\s*实践任务/u, "practice"],
 ];
 
-export function callouts(md: MarkdownIt): void {
+export function callouts(md: MarkdownRenderer): void {
   md.core.ruler.after("block", "book-callouts", (state) => {
     const tokens = state.tokens;
     for (let i = 0; i < tokens.length; i++) {

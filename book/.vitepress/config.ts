@@ -25,6 +25,8 @@ export default defineConfig({
   // 静态页面（代码页等）不是 VitePress 的页面，死链检查由浏览器测试负责爬
   ignoreDeadLinks: [/^\/(code|diff|pi|sessions|figures|static)\//],
   head: [["link", { rel: "icon", href: "data:," }]],
+  // 唯一超过 500 KB 的块是搜索索引（约 1.1 MB，gzip 后约 256 KB），只在打开搜索框时才下载
+  vite: { build: { chunkSizeWarningLimit: 1500 } },
   markdown: {
     theme: { light: "github-light", dark: "github-dark" },
     config(md) {

@@ -60,6 +60,8 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   fs.rmSync(GEN_DIR, { recursive: true, force: true });
   fs.mkdirSync(PUBLIC_DIR, { recursive: true });
   copyDir(path.join(BOOK_DIR, "static"), path.join(PUBLIC_DIR, "static"));
+  // 会话查看器的页面没有 <link rel="icon">，浏览器会去要 /favicon.ico：给它一个空文件，而不是 404
+  fs.writeFileSync(path.join(PUBLIC_DIR, "favicon.ico"), "");
   copyDir(path.join(DOCS_DIR, "images"), path.join(GEN_DIR, "images"));
 
   const steps = listSteps(ROOT);

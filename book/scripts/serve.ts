@@ -2,7 +2,6 @@
 // --no-build 直接发布上次构建的结果；--port N 换端口（默认 4173，也可以用环境变量 PORT）。
 import fs from "node:fs";
 import path from "node:path";
-import { buildBook } from "./build.ts";
 import { DIST_DIR } from "./lib/paths.ts";
 import { serveDir } from "./lib/static-server.ts";
 
@@ -13,7 +12,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`端口不对：${args[portArg + 1] ?? process.env.PORT}（要 0–65535 的整数）`);
   process.exit(2);
 }
-if (!args.includes("--no-build") || !fs.existsSync(path.join(DIST_DIR, "index.html"))) await buildBook();
+// 构建要载入 VitePress（几秒），只在需要时才导入
+if (!args.includes("--no-build") || !fs.existsSync(path.join(DIST_DIR, "index.html"))) await (await import("./build.ts")).buildBook();
 const server = await serveDir(DIST_DIR, port).catch((error: NodeJS.ErrnoException) => {
   console.error(error.code === "EADDRINUSE" ? `端口 ${port} 已被占用：换一个，例如 npm run book -- --port 4180` : String(error));
   process.exit(1);

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import * as abortLatency from "../bench/abort-latency.ts";
 import * as abortListeners from "../bench/abort-listeners.ts";
+import * as bookBuild from "../bench/book-build.ts";
 import { BenchSkip, type BenchOptions, type Figure } from "../bench/lib.ts";
 import * as sessions from "../bench/sessions.ts";
 import * as sse from "../bench/sse.ts";
@@ -26,6 +27,7 @@ export const BENCHES: BenchModule[] = [
   { id: "abort-listeners", ...abortListeners },
   { id: "sse", ...sse },
   { id: "step-tests", ...stepTests },
+  { id: "book-build", ...bookBuild },
 ];
 
 export interface BenchFigure extends Figure {

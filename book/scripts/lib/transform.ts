@@ -255,7 +255,13 @@ export function transformPlain(repoPath: string, hooks: TransformHooks, record?:
   const out = chapter.lines.map((line, idx) => {
     const n = idx + 1;
     if (inBlock.has(n)) return line;
-    return escapeStrayTags(rewriteLinks(linkLine(line, [], piByLine.get(n) ?? [], record ?? (() => {})), repoPath, hooks));
+    const linked = rewriteLinks(linkLine(line, [], piByLine.get(n) ?? [], record ?? (() => {})), repoPath, hooks);
+    // 首页表格里的步骤名（`step07-abort-extensions`）链到步骤页
+    const withSteps = linked.replace(/(^|[^>])`(step\d{2}-[a-z0-9-]+)`/g, (m, pre: string, step: string) => {
+      const page = hooks.pageFor(`labs/mini-agent-harness/${step}`);
+      return page === undefined ? m : `${pre}[\`${step}\`](${page})`;
+    });
+    return escapeStrayTags(withSteps);
   });
   return { markdown: out.join("\n"), piFiles: cites.pi.map((c) => ({ packageName: c.packageName, version: c.version, file: c.file })) };
 }
