@@ -184,7 +184,9 @@ touch "$tmp/vitest.txt"
 # 输出只能写文件（见 winnode）：一边跑一边把文件跟着打印出来，CI 的日志才不会几分钟没有动静
 tail -n +1 -f "$tmp/vitest.txt" &
 tail_pid=$!
-winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot \
+# Wine 的缺口（慢，不是错）：Wine 下每起一个 node.exe 都要好几秒，机器忙时更久；有的测试接连起好几个 CLI，
+# 所以把单个测试的上限从 120 秒放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
+winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot --testTimeout=300000 --hookTimeout=300000 \
   --reporter=json --outputFile.json="$(winpath "$tmp/vitest.json")" \
   --reporter=./.ci/windows/console-by-file-reporter.mjs "$@" </dev/null || test_rc=$?
 sleep 1 # 让 tail 把最后几行打印完
