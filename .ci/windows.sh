@@ -151,16 +151,20 @@ if [[ $demo_rc -ne 0 || $demo_ok -ne $steps_total ]]; then
 fi
 
 # ── 2. Windows 写法的扩展路径 ─────────────────────────────────────
-# 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）；step08 用的本地脚本服务器是工作区包
-# scripted-provider，副本旁边的 node_modules 里放一份它。输入一句会用到扩展里 upper 工具的话，
-# 然后是 EOF（相当于 Ctrl+D：保存并退出）。
+# 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）。副本放在一个像学习者会起的目录名里：
+# 空格、汉字、`#` 和 `%`。Windows 的 URL 解析会原谅盘符和反斜杠，所以 `"file://" + 路径` 在普通路径上碰巧也能用；
+# 路径里有 `#`（后面被当成 URL 的片段）或 `%` 时它就坏了，只有 pathToFileURL 才对。
+# step08 用的本地脚本服务器是工作区包 scripted-provider，副本上面的 node_modules 里放一份它。
+# 输入一句会用到扩展里 upper 工具的话，然后是 EOF（相当于 Ctrl+D：保存并退出）。
 mkdir -p "$tmp/ext/node_modules"
 cp -r labs/scripted-provider "$tmp/ext/node_modules/scripted-provider"
 rm -rf "$tmp/ext/node_modules/scripted-provider/node_modules"
+learner_dir="$tmp/ext/学 C# 的 100% 笔记"
+mkdir -p "$learner_dir"
 for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
   name=$(basename "$step_dir")
-  step "$name（node.exe）：npm start -- --extension extensions\\logger.ts"
-  copy="$tmp/ext/$name"
+  step "$name（node.exe，副本在「$(basename "$learner_dir")」里）：npm start -- --extension extensions\\logger.ts"
+  copy="$learner_dir/$name"
   cp -r "$step_dir" "$copy"
   rm -rf "$copy/.sessions" "$copy/node_modules"
   printf '把 mini agent harness 转成大写\n' >"$tmp/ext-input.txt"
