@@ -265,6 +265,29 @@ describe("第 5 条：被改掉的 JSON", () => {
     expect(fs.readFileSync(file, "utf8")).toBe(entry("e1", null, user("一")) + "\n");
   });
 
+  it.each([
+    ["toJSON 直接抛错", () => Object.defineProperty(Object.prototype, "toJSON", { get: () => { throw new Error("扩展的错"); }, configurable: true })],
+    ["数组写成同样长的一串 null，every 又被改成永远为真", () => {
+      Object.defineProperty(Array.prototype, "toJSON", { value: function (this: unknown[]) { return Array.from({ length: this.length }, () => null); }, configurable: true, writable: true });
+      Object.defineProperty(Array.prototype, "every", { value: () => true, configurable: true, writable: true });
+    }],
+  ])("%s：同样拒绝写入，说的是 JSON 对不上", (_label, tamper) => {
+    const file = path.join(dir, "tamper.jsonl");
+    const session = Session.create(file);
+    const reported = collecting(session);
+    const every = Array.prototype.every;
+    tamper();
+    try {
+      session.append({ role: "assistant", content: [{ type: "text", text: "一" }], stopReason: "stop" });
+    } finally {
+      delete (Object.prototype as { toJSON?: unknown }).toJSON;
+      delete (Array.prototype as { toJSON?: unknown }).toJSON;
+      Object.defineProperty(Array.prototype, "every", { value: every, configurable: true, writable: true, enumerable: false });
+    }
+    expect(reported).toEqual([expect.stringContaining("写出的一行与消息对不上")]);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
   it("JSON 会丢掉的值（undefined 字段）不算对不上", () => {
     const file = path.join(dir, "undef.jsonl");
     const session = Session.create(file);
