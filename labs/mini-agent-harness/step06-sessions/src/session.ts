@@ -132,13 +132,15 @@ export class Session {
   append(message: Message): void {
     if (this.unsaved) return;
     const entry: SessionEntry = { type: "message", id: `e${this.nextNumber}`, parentId: this.lastId, message };
+    let sizeBefore: number | undefined;
     try {
       const line = entryLine(entry, this.maxLineBytes);
       if (!this.locked) this.lockOnFirstWrite();
+      sizeBefore = fs.statSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
       fs.appendFileSync(this.file, line);
     } catch (error) {
-      // 写了半行也不要紧：下次打开时它是「不完整的最后一行」，照常截掉
       this.unsaved = true;
+      if (sizeBefore !== undefined) cutBack(this.file, sizeBefore);
       this.warn(`[会话未保存] ${path.basename(this.file)}：${ioReason(error)}。从${described(message)}起，这次对话的消息只显示在屏幕上、没有保存；已经保存的部分下次照常能打开`);
       return;
     }
@@ -241,6 +243,18 @@ function largestNumber(entries: RawEntry[]): bigint {
     if (number > largest) largest = number;
   }
   return largest;
+}
+
+/**
+ * 写到一半失败：把写进去的半行截掉。新文件的第一行若是半行，下次会被当成「不像会话文件」拒绝，
+ * 所以不能只靠打开时的修补。截不掉（比如文件系统已经只读）也不要紧：不是第一行的半行，下次打开时照常截掉。
+ */
+function cutBack(file: string, size: number): void {
+  try {
+    fs.truncateSync(file, size);
+  } catch {
+    // 见上
+  }
 }
 
 /** 一条消息，简短地说给人听：「没有保存」时指出是从哪一条起。 */

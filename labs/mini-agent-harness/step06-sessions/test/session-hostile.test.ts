@@ -84,7 +84,7 @@ describe("第 2 条：磁盘写满、目录只读", () => {
     });
   }
 
-  it("写满：一句话说清没保存、为什么、从哪条起；之后不再写；下次照常打开", () => {
+  it("写满：一句话说清没保存、为什么、从哪条起；写进去的半行截掉；之后不再写；下次照常打开", () => {
     const file = path.join(dir, "full.jsonl");
     const session = Session.create(file);
     const reported = collecting(session);
@@ -95,10 +95,37 @@ describe("第 2 条：磁盘写满、目录只读", () => {
     expect(reported).toHaveLength(1);
     expect(reported[0]).toMatch(/^\[会话未保存\] full\.jsonl：磁盘已满（ENOSPC）/);
     expect(reported[0]).toContain("「二」");
+    expect(fs.readFileSync(file, "utf8")).toBe(entry("e1", null, user("一")) + "\n");
+    vi.restoreAllMocks();
+    expect(Session.open(file).messages()).toEqual([user("一")]);
+  });
+
+  it("半行截不掉（文件系统随即变成只读）：下次打开时照常当作不完整的最后一行截掉", () => {
+    const file = path.join(dir, "torn.jsonl");
+    const session = Session.create(file);
+    collecting(session);
+    diskFullAfter(1);
+    vi.spyOn(fs, "truncateSync").mockImplementation(() => {
+      throw Object.assign(new Error("EROFS: x"), { code: "EROFS" });
+    });
+    session.append(user("一"));
+    session.append(user("二"));
     vi.restoreAllMocks();
     const warnings: string[] = [];
     expect(Session.open(file, warnings).messages()).toEqual([user("一")]);
     expect(warnings[0]).toContain("第 2 行不完整");
+  });
+
+  it("新会话的第一条就写不进去：不留下半行（否则下次 --continue 会当它不是会话文件）", () => {
+    const file = path.join(dir, "first.jsonl");
+    const session = Session.create(file);
+    const reported = collecting(session);
+    diskFullAfter(0);
+    session.append(user("一"));
+    vi.restoreAllMocks();
+    expect(reported).toHaveLength(1);
+    expect(fs.readFileSync(file, "utf8")).toBe("");
+    expect(Session.open(file).messages()).toEqual([]);
   });
 
   it("真的写一次 /dev/full：内核给的 ENOSPC 同样说成一句话", () => {
@@ -149,7 +176,6 @@ describe("第 2 条：磁盘写满、目录只读", () => {
       expect(result.stdout.trimEnd().endsWith("再见。")).toBe(true);
       const again = await runCli(sandbox, ["--continue"], "我叫什么\n");
       expect(again.code, again.stderr).toBe(0);
-      expect(again.stderr).toContain("第 2 行不完整");
       expect(again.stdout).toContain("：1 条消息");
     } finally {
       removeSandbox(sandbox);
@@ -263,6 +289,29 @@ describe("第 5 条：被改掉的 JSON", () => {
     expect(reported).toHaveLength(1);
     expect(reported[0]).toContain("toJSON");
     expect(fs.readFileSync(file, "utf8")).toBe(entry("e1", null, user("一")) + "\n");
+  });
+
+  it.each([
+    ["toJSON 直接抛错", () => Object.defineProperty(Object.prototype, "toJSON", { get: () => { throw new Error("扩展的错"); }, configurable: true })],
+    ["数组写成同样长的一串 null，every 又被改成永远为真", () => {
+      Object.defineProperty(Array.prototype, "toJSON", { value: function (this: unknown[]) { return Array.from({ length: this.length }, () => null); }, configurable: true, writable: true });
+      Object.defineProperty(Array.prototype, "every", { value: () => true, configurable: true, writable: true });
+    }],
+  ])("%s：同样拒绝写入，说的是 JSON 对不上", (_label, tamper) => {
+    const file = path.join(dir, "tamper.jsonl");
+    const session = Session.create(file);
+    const reported = collecting(session);
+    const every = Array.prototype.every;
+    tamper();
+    try {
+      session.append({ role: "assistant", content: [{ type: "text", text: "一" }], stopReason: "stop" });
+    } finally {
+      delete (Object.prototype as { toJSON?: unknown }).toJSON;
+      delete (Array.prototype as { toJSON?: unknown }).toJSON;
+      Object.defineProperty(Array.prototype, "every", { value: every, configurable: true, writable: true, enumerable: false });
+    }
+    expect(reported).toEqual([expect.stringContaining("写出的一行与消息对不上")]);
+    expect(fs.existsSync(file)).toBe(false);
   });
 
   it("JSON 会丢掉的值（undefined 字段）不算对不上", () => {

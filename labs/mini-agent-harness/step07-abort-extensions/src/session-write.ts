@@ -44,7 +44,12 @@ export function checkWritable(dir: string, file?: string): void {
 
 /** 把一个条目写成一行（带换行）。解析回来与原值不同、或超过每行的上限时抛出一句说明。 */
 export function entryLine(entry: object, maxLineBytes: number): string {
-  const line = JSON.stringify(entry);
+  let line: string | undefined;
+  try {
+    line = JSON.stringify(entry);
+  } catch {
+    // 被改过的 toJSON 也可能直接抛错：同样按「对不上」处理
+  }
   if (typeof line !== "string" || !sameAsJson(JSON.parse(line), entry)) {
     throw new Error("写出的一行与消息对不上（可能有扩展改动了 JSON 的行为，例如设置了 Object.prototype.toJSON），为了不写入错误的数据，拒绝写入");
   }
@@ -56,18 +61,27 @@ export function entryLine(entry: object, maxLineBytes: number): string {
 /**
  * parsed（JSON.parse 的结果）是不是 original 按 JSON 的规矩写出再读回的样子：
  * 值为 undefined 或函数的字段本来就会丢掉，NaN 与 Infinity 本来就写成 null。
- * 只看自己的字段，不调用任何 toJSON：这里不能相信可能被改过的东西。
+ * 不调用任何 toJSON，也不用数组原型上的方法（every、filter……）：扩展可能连它们也改了。
  */
 function sameAsJson(parsed: unknown, original: unknown): boolean {
   if (typeof original === "number" && !Number.isFinite(original)) return parsed === null;
   if (typeof original !== "object" || original === null) return parsed === original;
   if (Array.isArray(original)) {
     if (!Array.isArray(parsed) || parsed.length !== original.length) return false;
-    return original.every((value, index) => sameAsJson(parsed[index], value ?? null)); // 数组里的 undefined 写成 null
+    for (let i = 0; i < original.length; i++) {
+      if (!sameAsJson(parsed[i], original[i] ?? null)) return false; // 数组里的 undefined 写成 null
+    }
+    return true;
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return false;
   const fields = original as Record<string, unknown>;
-  const kept = Object.keys(fields).filter((key) => fields[key] !== undefined && typeof fields[key] !== "function");
-  if (Object.keys(parsed).length !== kept.length) return false;
-  return kept.every((key) => Object.hasOwn(parsed, key) && sameAsJson((parsed as Record<string, unknown>)[key], fields[key]));
+  const copy = parsed as Record<string, unknown>;
+  let kept = 0;
+  for (const key of Object.keys(fields)) {
+    const value = fields[key];
+    if (value === undefined || typeof value === "function") continue;
+    kept += 1;
+    if (!Object.hasOwn(copy, key) || !sameAsJson(copy[key], value)) return false;
+  }
+  return Object.keys(copy).length === kept;
 }
