@@ -9,7 +9,7 @@ import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
 import { parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
 import { joinUrl, querySecrets } from "./url.js";
-import { transformMessages } from "./transform-messages.js";
+import { toolsToSend, transformMessages } from "./transform-messages.js";
 
 export type OpenAIConfig = ConnectionConfig;
 
@@ -41,6 +41,7 @@ interface OpenAIToolCall {
 }
 
 export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Record<string, unknown> {
+  const tools = toolsToSend(context.tools);
   const messages: OpenAIMessage[] = [];
   if (context.systemPrompt) messages.push({ role: "system", content: context.systemPrompt });
   for (const message of transformMessages(context.messages)) {
@@ -79,9 +80,9 @@ export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Reco
     // 让最后一块带上 token 用量
     stream_options: { include_usage: true },
     ...(config.maxTokens ? { max_tokens: config.maxTokens } : {}),
-    ...(context.tools && context.tools.length > 0
+    ...(tools.length > 0
       ? {
-          tools: context.tools.map((tool) => ({
+          tools: tools.map((tool) => ({
             type: "function",
             function: { name: tool.name, description: tool.description, parameters: tool.parameters },
           })),

@@ -9,7 +9,7 @@ import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
 import { parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
 import { joinUrl, querySecrets } from "./url.js";
-import { transformMessages } from "./transform-messages.js";
+import { toolsToSend, transformMessages } from "./transform-messages.js";
 
 export type AnthropicConfig = ConnectionConfig;
 
@@ -48,6 +48,7 @@ interface AnthropicMessage {
 }
 
 export function buildAnthropicRequest(config: AnthropicConfig, context: Context): Record<string, unknown> {
+  const tools = toolsToSend(context.tools);
   const messages: AnthropicMessage[] = [];
   for (const message of transformMessages(context.messages)) {
     if (message.role === "user") {
@@ -83,9 +84,9 @@ export function buildAnthropicRequest(config: AnthropicConfig, context: Context)
     max_tokens: config.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     ...(context.systemPrompt ? { system: context.systemPrompt } : {}),
     messages,
-    ...(context.tools && context.tools.length > 0
+    ...(tools.length > 0
       ? {
-          tools: context.tools.map((tool) => ({
+          tools: tools.map((tool) => ({
             name: tool.name,
             description: tool.description,
             input_schema: tool.parameters,
