@@ -7,7 +7,7 @@ import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
-import { parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
+import { mapStopReason, parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
 import { joinUrl, querySecrets } from "./url.js";
 import { toolsToSend, transformMessages } from "./transform-messages.js";
 
@@ -173,21 +173,13 @@ class AnthropicDecoder implements WireDecoder {
 
   end(): { stopReason: StopReason; errorMessage?: string } {
     if (this.failure) return { stopReason: "error", errorMessage: this.failure };
-    switch (this.stopReason) {
-      case undefined:
-        return { stopReason: "error", errorMessage: "流在结束前中断（没有收到 stop_reason）" };
-      case "end_turn":
-      case "stop_sequence":
-        return { stopReason: "stop" };
-      case "tool_use":
-        return { stopReason: "toolUse" };
-      case "max_tokens":
-        return { stopReason: "length" };
-      default: // refusal 以及不认识的原因
-        return { stopReason: "error", errorMessage: `模型异常结束：stop_reason=${this.stopReason}` };
-    }
+    if (this.stopReason === undefined) return { stopReason: "error", errorMessage: "流在结束前中断（没有收到 stop_reason）" };
+    return mapStopReason("stop_reason", this.stopReason, STOP_REASONS);
   }
 }
+
+/** stop_reason 与我们的 StopReason；表里没有的（refusal 以及不认识的）算失败。 */
+const STOP_REASONS = new Map<string, StopReason>([["end_turn", "stop"], ["stop_sequence", "stop"], ["tool_use", "toolUse"], ["max_tokens", "length"]]);
 
 /** 用量：没给的字段沿用 base。output_tokens 是累计值而不是增量：message_delta 里的留最后一个，不能相加。 */
 function toUsage(raw: Parsed<typeof USAGE_SHAPE> | null | undefined, base: Usage): Usage {
