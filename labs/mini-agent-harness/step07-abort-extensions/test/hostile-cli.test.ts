@@ -28,13 +28,13 @@ describe.concurrent("空的参数值", () => {
 
 describe.concurrent("扩展留下了还在跑的定时器", () => {
   it.for([
-    ["/exit", "我叫小明\n/exit\n"],
-    ["管道读完（相当于 Ctrl+D）", "我叫小明\n"],
+    ["/exit", "/exit\n"],
+    ["管道读完（相当于 Ctrl+D）", ""],
   ])("%s：照样说再见并退出，退出码 0", async ([, input], test) => {
     const dir = sandbox(test);
     fs.writeFileSync(path.join(dir, "ticker.mjs"), "export default () => { setInterval(() => {}, 1000); };\n");
-    // 20 秒只是兜底：修好之前进程永远不退出，测试不该一直挂着
-    const result = await runCli(dir, ["--extension", "ticker.mjs"], input!, 20_000);
+    // 不用问模型：要证明的只是扩展的定时器挡不住退出（修好之前进程永远不退出，runCli 到点判失败）
+    const result = await runCli(dir, ["--extension", "ticker.mjs"], input!);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("已加载扩展：ticker.mjs");
     expect(result.stdout.trimEnd().endsWith("再见。")).toBe(true);

@@ -16,12 +16,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * 工具名的规矩，取各家里最严的：OpenAI 要求 ^[a-zA-Z0-9_-]{1,64}$，Anthropic 放宽到 128 个字符（出处见 docs/8.6）。
+ * 中文名、空格、点号都会让每一轮请求以 HTTP 400 失败，所以注册时就拦下。
+ */
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
  * registerTool 收到的工具缺了什么；合格返回 undefined。
  * 不在这里拦下，缺了 parameters 的工具要等到模型第一次调用它时才在参数校验里崩掉，离犯错的地方太远。
  */
 export function toolProblem(tool: unknown): string | undefined {
   if (!isRecord(tool)) return "registerTool 需要一个对象 { name, description, parameters, execute }";
   if (typeof tool.name !== "string" || tool.name.trim() === "") return "工具缺少 name（非空字符串）";
+  if (!TOOL_NAME.test(tool.name)) {
+    const ascii = tool.name.replace(/[^a-zA-Z0-9_-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64) || "my_tool";
+    return `工具名 ${JSON.stringify(tool.name)} 不合规矩：模型服务只认 ${TOOL_NAME.source}（英文字母、数字、_ 与 -，最多 64 个），请换一个 ASCII 名字，比如 ${ascii}`;
+  }
   if (typeof tool.description !== "string") return `工具 ${tool.name} 缺少 description（字符串）`;
   if (!isRecord(tool.parameters)) return `工具 ${tool.name} 缺少 parameters（参数的 JSON Schema 对象）`;
   if (typeof tool.execute !== "function") return `工具 ${tool.name} 缺少 execute（函数）`;

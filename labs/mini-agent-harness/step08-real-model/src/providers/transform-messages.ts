@@ -3,7 +3,7 @@
  * 做法照 Pi 的 transformMessages（pi-ai 包的 src/api/transform-messages.ts）。
  * 会话文件与上下文本身不改：这里只影响发出去的请求。
  */
-import type { Message, ToolCall, ToolResultMessage } from "../types.js";
+import type { Message, ToolCall, ToolResultMessage, ToolSpec } from "../types.js";
 
 /** 给没有结果的工具调用补上的内容，与 Pi 一字不差。 */
 export const NO_RESULT = "No result provided";
@@ -49,4 +49,13 @@ export function transformMessages(messages: readonly Message[]): Message[] {
   }
   flush();
   return out;
+}
+
+/** 一次请求最多带几个工具：OpenAI 的上限（Anthropic 没有写明上限；出处见 docs/8.6）。 */
+export const MAX_TOOLS = 128;
+
+/** 要随请求发出的工具。太多就抛错：streamRequest 把它变成一条「构造请求失败：…」，请求不会发出去。 */
+export function toolsToSend(tools: readonly ToolSpec[] = []): readonly ToolSpec[] {
+  if (tools.length > MAX_TOOLS) throw new Error(`注册了 ${tools.length} 个工具，超过模型服务一次最多接受的 ${MAX_TOOLS} 个：请少加载几个扩展`);
+  return tools;
 }

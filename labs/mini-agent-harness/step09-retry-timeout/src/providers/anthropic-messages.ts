@@ -3,13 +3,13 @@
  * （如 DeepSeek、Moonshot 的 /anthropic）都说这种话。
  */
 import type { SseEvent } from "../sse.js";
-import type { Context, StopReason, StreamFn } from "../types.js";
+import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
-import { parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
+import { mapStopReason, parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
 import { joinUrl, querySecrets } from "./url.js";
-import { transformMessages } from "./transform-messages.js";
+import { toolsToSend, transformMessages } from "./transform-messages.js";
 
 export type AnthropicConfig = ConnectionConfig;
 
@@ -48,6 +48,7 @@ interface AnthropicMessage {
 }
 
 export function buildAnthropicRequest(config: AnthropicConfig, context: Context): Record<string, unknown> {
+  const tools = toolsToSend(context.tools);
   const messages: AnthropicMessage[] = [];
   for (const message of transformMessages(context.messages)) {
     if (message.role === "user") {
@@ -83,9 +84,9 @@ export function buildAnthropicRequest(config: AnthropicConfig, context: Context)
     max_tokens: config.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     ...(context.systemPrompt ? { system: context.systemPrompt } : {}),
     messages,
-    ...(context.tools && context.tools.length > 0
+    ...(tools.length > 0
       ? {
-          tools: context.tools.map((tool) => ({
+          tools: tools.map((tool) => ({
             name: tool.name,
             description: tool.description,
             input_schema: tool.parameters,
@@ -122,16 +123,9 @@ class AnthropicDecoder implements WireDecoder {
     }
     const key = `#${data.index ?? 0}`;
     switch (data.type ?? event.event) {
-      case "message_start": {
-        const usage = data.message?.usage ?? {};
-        reply.usage = {
-          input: usage.input_tokens ?? 0,
-          output: usage.output_tokens ?? 0,
-          cacheRead: usage.cache_read_input_tokens ?? 0,
-          cacheWrite: usage.cache_creation_input_tokens ?? 0,
-        };
+      case "message_start":
+        reply.usage = toUsage(data.message?.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
         return undefined;
-      }
       case "content_block_start": {
         const block = data.content_block;
         if (block?.type === "tool_use") {
@@ -167,14 +161,7 @@ class AnthropicDecoder implements WireDecoder {
       }
       case "message_delta":
         if (data.delta?.stop_reason) this.stopReason = data.delta.stop_reason;
-        if (reply.usage && data.usage) {
-          // output_tokens 是累计值而不是增量：留最后一个，不能相加
-          if (typeof data.usage.output_tokens === "number") reply.usage.output = data.usage.output_tokens;
-          const { input_tokens, cache_read_input_tokens, cache_creation_input_tokens } = data.usage;
-          if (typeof input_tokens === "number") reply.usage.input = input_tokens;
-          if (typeof cache_read_input_tokens === "number") reply.usage.cacheRead = cache_read_input_tokens;
-          if (typeof cache_creation_input_tokens === "number") reply.usage.cacheWrite = cache_creation_input_tokens;
-        }
+        if (reply.usage && data.usage) reply.usage = toUsage(data.usage, reply.usage);
         return undefined;
       case "message_stop":
         this.finished = true;
@@ -189,18 +176,20 @@ class AnthropicDecoder implements WireDecoder {
 
   end(): { stopReason: StopReason; errorMessage?: string } {
     if (this.failure) return { stopReason: "error", errorMessage: this.failure };
-    switch (this.stopReason) {
-      case undefined:
-        return { stopReason: "error", errorMessage: "流在结束前中断（没有收到 stop_reason）" };
-      case "end_turn":
-      case "stop_sequence":
-        return { stopReason: "stop" };
-      case "tool_use":
-        return { stopReason: "toolUse" };
-      case "max_tokens":
-        return { stopReason: "length" };
-      default: // refusal 以及不认识的原因
-        return { stopReason: "error", errorMessage: `模型异常结束：stop_reason=${this.stopReason}` };
-    }
+    if (this.stopReason === undefined) return { stopReason: "error", errorMessage: "流在结束前中断（没有收到 stop_reason）" };
+    return mapStopReason("stop_reason", this.stopReason, STOP_REASONS);
   }
+}
+
+/** stop_reason 与我们的 StopReason；表里没有的（refusal 以及不认识的）算失败。 */
+const STOP_REASONS = new Map<string, StopReason>([["end_turn", "stop"], ["stop_sequence", "stop"], ["tool_use", "toolUse"], ["max_tokens", "length"]]);
+
+/** 用量：没给的字段沿用 base。output_tokens 是累计值而不是增量：message_delta 里的留最后一个，不能相加。 */
+function toUsage(raw: Parsed<typeof USAGE_SHAPE> | null | undefined, base: Usage): Usage {
+  return {
+    input: raw?.input_tokens ?? base.input,
+    output: raw?.output_tokens ?? base.output,
+    cacheRead: raw?.cache_read_input_tokens ?? base.cacheRead,
+    cacheWrite: raw?.cache_creation_input_tokens ?? base.cacheWrite,
+  };
 }

@@ -7,9 +7,9 @@ import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
-import { parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
+import { mapStopReason, parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
 import { joinUrl, querySecrets } from "./url.js";
-import { transformMessages } from "./transform-messages.js";
+import { toolsToSend, transformMessages } from "./transform-messages.js";
 
 export type OpenAIConfig = ConnectionConfig;
 
@@ -44,6 +44,7 @@ interface OpenAIToolCall {
 }
 
 export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Record<string, unknown> {
+  const tools = toolsToSend(context.tools);
   const messages: OpenAIMessage[] = [];
   if (context.systemPrompt) messages.push({ role: "system", content: context.systemPrompt });
   for (const message of transformMessages(context.messages)) {
@@ -82,9 +83,9 @@ export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Reco
     // 让最后一块带上 token 用量
     stream_options: { include_usage: true },
     ...(config.maxTokens ? { max_tokens: config.maxTokens } : {}),
-    ...(context.tools && context.tools.length > 0
+    ...(tools.length > 0
       ? {
-          tools: context.tools.map((tool) => ({
+          tools: tools.map((tool) => ({
             type: "function",
             function: { name: tool.name, description: tool.description, parameters: tool.parameters },
           })),
@@ -158,19 +159,12 @@ class OpenAIDecoder implements WireDecoder {
       if (this.sawDone) return { stopReason: "stop" };
       return { stopReason: "error", errorMessage: "流在结束前中断（没有收到 finish_reason）" };
     }
-    switch (this.finishReason) {
-      case "stop":
-        return { stopReason: "stop" };
-      case "tool_calls":
-      case "function_call":
-        return { stopReason: "toolUse" };
-      case "length":
-        return { stopReason: "length" };
-      default: // content_filter 以及不认识的原因
-        return { stopReason: "error", errorMessage: `模型异常结束：finish_reason=${this.finishReason}` };
-    }
+    return mapStopReason("finish_reason", this.finishReason, FINISH_REASONS);
   }
 }
+
+/** finish_reason 与我们的 StopReason；表里没有的（content_filter 以及不认识的）算失败。 */
+const FINISH_REASONS = new Map<string, StopReason>([["stop", "stop"], ["tool_calls", "toolUse"], ["function_call", "toolUse"], ["length", "length"]]);
 
 function toUsage(raw: NonNullable<OpenAIChunk["usage"]>): Usage {
   const cacheRead = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;

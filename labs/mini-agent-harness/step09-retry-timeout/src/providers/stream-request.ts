@@ -140,3 +140,9 @@ function shapeProblem(value: unknown, shape: Shape, path: string): string | unde
     return item == null ? undefined : shapeProblem(item, inner, `${path}.${field}`);
   }).find(Boolean);
 }
+
+/** 服务器说的结束原因换成我们的 StopReason。用 Map 而不是对象查表：原因是服务器给的字符串，"constructor" 不该查到什么。 */
+export function mapStopReason(field: string, raw: string, table: ReadonlyMap<string, StopReason>): { stopReason: StopReason; errorMessage?: string } {
+  const stopReason = table.get(raw);
+  return stopReason ? { stopReason } : { stopReason: "error", errorMessage: `模型异常结束：${field}=${raw}` };
+}

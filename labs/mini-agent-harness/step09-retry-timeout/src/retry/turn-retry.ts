@@ -16,8 +16,6 @@ import { isContextOverflow, isRetryableAssistantError } from "./classify.js";
 import { compactMessages } from "./compaction.js";
 
 export const DEFAULT_MAX_RETRIES = 3;
-/** --retries 的上限：每次最多等 60 秒，100 次已是一个多小时；再大只会是笔误（Number 还会悄悄丢掉精度）。 */
-export const MAX_RETRIES = 100;
 export const DEFAULT_BASE_DELAY_MS = 2000;
 
 /** 重试被 Ctrl+C 取消时 auto_retry_end 里的 finalError。 */
@@ -141,3 +139,6 @@ function replaceMessages(target: Message[], next: readonly Message[]): void {
   target.length = 0;
   for (const message of next) target.push(message);
 }
+
+/** --retries 的上限：每次最多等 60 秒，100 次已是一个多小时；再大只会是笔误（Number 还会悄悄丢掉精度）。 */
+export const MAX_RETRIES = 100;
