@@ -8,6 +8,7 @@ import { BenchSkip, type BenchOptions, type Figure } from "../bench/lib.ts";
 import * as sessions from "../bench/sessions.ts";
 import * as sse from "../bench/sse.ts";
 import * as stepTests from "../bench/step-tests.ts";
+import * as watchLatency from "../bench/watch-latency.ts";
 import { paint } from "./color.ts";
 import type { Writer } from "./golden-runner.ts";
 import { toPosix } from "./paths.ts";
@@ -26,6 +27,7 @@ export const BENCHES: BenchModule[] = [
   { id: "abort-listeners", ...abortListeners },
   { id: "sse", ...sse },
   { id: "step-tests", ...stepTests },
+  { id: "watch-latency", ...watchLatency },
 ];
 
 export interface BenchFigure extends Figure {
