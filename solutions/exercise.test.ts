@@ -26,6 +26,7 @@ import { checkSrcUnchanged, hashContent, lineHashes, manifestOf, readShippedLine
 import { paint } from "../scripts/lib/color.ts";
 import { same, show } from "../scripts/lib/exercises/helpers.ts";
 import { freshSeed, GENERATED } from "../scripts/lib/exercises/random.ts";
+import { copyStep as copyWatchStep, READY, startWatch } from "../scripts/bench/watch-latency.ts";
 import { passed, type Exercise, type Report } from "../scripts/lib/exercises/types.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -410,6 +411,25 @@ describe("「src/ 没改动」这句话有依据", () => {
     expect(src?.saw).toContain("src/agent-loop.ts");
     expect(src?.saw).not.toContain("src/rules.ts");
     expect(src?.name).toContain("src/rules.ts 只在 RULES 里加了规则");
+  });
+
+  it("--watch：保存就重查；预先导入 src/ 之后 src/rules.ts 又变了，换新进程按新的规则查", async () => {
+    const exercise = EXERCISES.find((e) => e.id === 7)!;
+    const [base, copy] = copyWatchStep(realStep(exercise));
+    temps.push(base);
+    write(copy, exercise, solutionSource(exercise));
+    const watch = startWatch(root, 7, copy);
+    try {
+      await watch.waitFor("用检查器自带的两条");
+      await watch.waitFor("练习 7 通过");
+      await watch.waitFor(READY); // 下一个检查进程已经导入了旧的 src/rules.ts
+      const rules = path.join(copy, "src", "rules.ts");
+      fs.writeFileSync(rules, fs.readFileSync(rules, "utf8").replace(FALLBACK, BOOK_RULES + FALLBACK));
+      await watch.waitFor("用你在 src/rules.ts 里加的规则");
+      await watch.waitFor("练习 7 通过");
+    } finally {
+      await watch.stop();
+    }
   });
 
   const hasGit = (() => {

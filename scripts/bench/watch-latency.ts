@@ -10,45 +10,28 @@ import os from "node:os";
 import path from "node:path";
 
 import { resolveTsxCli } from "../lib/tsx-cli.ts";
-import { max, median, rootOf, stepByNumber, type BenchOptions, type Figure } from "./lib.ts";
+import { BenchSkip, max, median, rootOf, stepByNumber, type BenchOptions, type Figure } from "./lib.ts";
 
 export const title = "练习 --watch 重查";
 
-/** 等标准输出里出现 pattern（从 from 这个位置往后找）；给一个宽松的上限，免得卡死。 */
-function waitFor(read: () => string, from: number, pattern: string, limitMs: number, onData: (listener: () => void) => () => void): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const at = read().indexOf(pattern, from);
-      if (at >= 0) {
-        off();
-        clearTimeout(timer);
-        resolve(at + pattern.length);
-      }
-    };
-    const off = onData(check);
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`${limitMs / 1000} 秒内没有看到「${pattern}」；输出的最后一段：${read().slice(-300)}`));
-    }, limitMs);
-    check();
-  });
+/** 一个正在运行的 npm run exercise -- 7 --watch：读它的标准输出，等某句话出现。 */
+export interface WatchSession {
+  /** 等标准输出里（从上一次等到的地方往后）出现 text；limitMs 只防真卡住。 */
+  waitFor(text: string, limitMs?: number): Promise<void>;
+  stop(): Promise<void>;
 }
 
-export async function run(options: BenchOptions): Promise<Figure[]> {
-  const root = rootOf(options);
-  const step07 = stepByNumber(root, 7);
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), "bench-watch-"));
-  const copy = path.join(base, path.basename(step07));
-  for (const name of ["src", "extensions", "package.json"]) fs.cpSync(path.join(step07, name), path.join(copy, name), { recursive: true });
-  const exercise = path.join(copy, "extensions", "reverse.ts");
-  const solution = fs.readFileSync(path.join(root, "solutions", "step07-abort-extensions", "extensions", "reverse.ts"), "utf8");
-  fs.writeFileSync(exercise, solution);
+/** 「保存 … 就会重新检查」：下一个检查进程已经准备好。 */
+export const READY = "就会重新检查";
 
-  const child = spawn(process.execPath, [resolveTsxCli(), path.join(root, "scripts", "exercise.ts"), "7", "--watch", "--dir", copy, "--seed", "1"], {
+/** 在 stepCopy 上启动练习 id 的 --watch（种子固定，输出可比）。 */
+export function startWatch(root: string, id: number, stepCopy: string): WatchSession {
+  const child = spawn(process.execPath, [resolveTsxCli(), path.join(root, "scripts", "exercise.ts"), String(id), "--watch", "--dir", stepCopy, "--seed", "1"], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
+  let from = 0;
   const listeners = new Set<() => void>();
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (chunk: string) => {
@@ -56,28 +39,61 @@ export async function run(options: BenchOptions): Promise<Figure[]> {
     for (const listener of [...listeners]) listener();
   });
   child.stderr.resume();
-  const onData = (listener: () => void) => {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return {
+    waitFor: (text, limitMs = 120_000) =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          const at = out.indexOf(text, from);
+          if (at < 0) return;
+          listeners.delete(check);
+          clearTimeout(timer);
+          from = at + text.length;
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`${limitMs / 1000} 秒内没有看到「${text}」；输出的最后一段：${out.slice(-400)}`));
+        }, limitMs);
+        listeners.add(check);
+        check();
+      }),
+    stop: async () => {
+      child.kill();
+      await exited;
+    },
   };
-  const read = () => out;
-  const READY = "就会重新检查";
-  const VERDICT = "练习 7 通过";
+}
+
+/** 把步骤复制到临时目录（src、extensions、package.json），返回 [临时目录, 副本]。 */
+export function copyStep(step: string): [string, string] {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "bench-watch-"));
+  const copy = path.join(base, path.basename(step));
+  for (const name of ["src", "extensions", "package.json"]) fs.cpSync(path.join(step, name), path.join(copy, name), { recursive: true });
+  return [base, copy];
+}
+
+export async function run(options: BenchOptions): Promise<Figure[]> {
+  // 要启动十几个检查进程：快速模式（npm test 里的那次）不跑
+  if (options.quick) throw new BenchSkip("（快速模式不跑：要启动十几个检查进程）");
+  const root = rootOf(options);
+  const [base, copy] = copyStep(stepByNumber(root, 7));
+  const exercise = path.join(copy, "extensions", "reverse.ts");
+  const solution = fs.readFileSync(path.join(root, "solutions", "step07-abort-extensions", "extensions", "reverse.ts"), "utf8");
+  fs.writeFileSync(exercise, solution);
+  const watch = startWatch(root, 7, copy);
   const samples: number[] = [];
   try {
-    // 第一次检查（冷启动）和它之后准备好的下一个检查进程
-    let at = await waitFor(read, 0, READY, 120_000, onData);
-    const rounds = options.quick ? 3 : 8;
-    for (let i = 0; i < rounds; i++) {
+    await watch.waitFor(READY); // 第一次检查（冷启动）和它之后准备好的下一个检查进程
+    for (let i = 0; i < 8; i++) {
       fs.writeFileSync(exercise, `${solution}// 第 ${i + 1} 次保存\n`);
       const saved = performance.now();
-      at = await waitFor(read, at, VERDICT, 60_000, onData);
+      await watch.waitFor("练习 7 通过", 60_000);
       samples.push(performance.now() - saved);
-      at = await waitFor(read, at, READY, 120_000, onData);
+      await watch.waitFor(READY);
     }
   } finally {
-    child.kill();
-    await new Promise((resolve) => child.once("exit", resolve));
+    await watch.stop();
     fs.rmSync(base, { recursive: true, force: true });
   }
   const worst = max(samples);
