@@ -35,9 +35,30 @@ const realStep = (exercise: Exercise) => path.join(root, "labs", "mini-agent-har
 const plain = paint(false);
 
 /** 临时副本不在 git 里：用现算的清单核对 src/（清单文件本身是否最新，由下面单独一个测试管）。 */
-const manifest: Manifest = Object.fromEntries(EXERCISES.map((exercise) => [exercise.step, manifestOf(realStep(exercise))]));
+/**
+ * 练习允许「只加不改」的文件（step07 的 src/rules.ts）提交的内容：学习者可能正照书上第 4 步在真实步骤里加着规则，
+ * 临时副本和清单都用提交的版本，测试才不受它影响。没有 git 时用目录里现有的。
+ */
+function committedAdditions(exercise: Exercise): string | undefined {
+  if (!exercise.additions) return undefined;
+  try {
+    return execFileSync("git", ["show", `HEAD:./${exercise.additions.file}`], { cwd: realStep(exercise), encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return fs.readFileSync(path.join(realStep(exercise), exercise.additions.file), "utf8");
+  }
+}
+const pristine = new Map(EXERCISES.flatMap((exercise) => (exercise.additions ? [[exercise.id, committedAdditions(exercise)!] as const] : [])));
+
+const manifest: Manifest = Object.fromEntries(
+  EXERCISES.map((exercise) => {
+    const files = manifestOf(realStep(exercise));
+    const text = pristine.get(exercise.id);
+    if (exercise.additions && text !== undefined) files[exercise.additions.file] = hashContent(Buffer.from(text, "utf8"));
+    return [exercise.step, files];
+  }),
+);
 const lines: LineManifest = Object.fromEntries(
-  EXERCISES.flatMap((exercise) => (exercise.additions ? [[`${exercise.step}/${exercise.additions.file}`, lineHashes(fs.readFileSync(path.join(realStep(exercise), exercise.additions.file), "utf8"))]] : [])),
+  EXERCISES.flatMap((exercise) => (exercise.additions ? [[`${exercise.step}/${exercise.additions.file}`, lineHashes(pristine.get(exercise.id)!)]] : [])),
 );
 /** 这一轮测试的随机用例种子：每次 npm test 都不同；失败时报告里打印它（formatReport 的「种子」那一行）。 */
 const seed = freshSeed();
@@ -57,6 +78,8 @@ function copyStep(exercise: Exercise, base = fs.mkdtempSync(path.join(os.tmpdir(
   }
   // 学习者可能正在真实的步骤里做这个练习（例如 extensions/reverse.ts 已经写了一半）：副本里不要它
   fs.rmSync(path.join(dir, ...exercise.file.split("/")), { force: true });
+  const text = pristine.get(exercise.id);
+  if (exercise.additions && text !== undefined) fs.writeFileSync(path.join(dir, ...exercise.additions.file.split("/")), text);
   return dir;
 }
 
@@ -418,6 +441,7 @@ describe("「src/ 没改动」这句话有依据", () => {
     const [base, copy] = copyWatchStep(realStep(exercise));
     temps.push(base);
     write(copy, exercise, solutionSource(exercise));
+    fs.writeFileSync(path.join(copy, "src", "rules.ts"), pristine.get(exercise.id)!); // 学习者在真实步骤里加的规则不带进来
     const watch = startWatch(root, 7, copy);
     try {
       await watch.waitFor("用检查器自带的两条");

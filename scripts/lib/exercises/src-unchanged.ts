@@ -28,11 +28,7 @@ export const MANIFEST_FILE = path.join(path.dirname(fileURLToPath(import.meta.ur
 export type LineManifest = Record<string, string[]>;
 export const LINES_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "src-lines.json");
 
-/** 学习者可以只加不改的文件，以及加的行要落在哪个数组里（见 types.ts 的 Exercise.additions）。 */
-export interface Additions {
-  file: string;
-  opens: string;
-}
+import type { Additions } from "./additions.ts";
 
 /** 一段文件内容的哈希。换行统一成 LF：autocrlf 检出的 Windows 副本也算「没改」。 */
 export function hashContent(content: Buffer): string {

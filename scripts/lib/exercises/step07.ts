@@ -9,6 +9,7 @@
 
 import path from "node:path";
 
+import { LEARNER_ADDITIONS } from "./additions.ts";
 import { attempt, errorText, expectThat, importFrom, same, show } from "./helpers.ts";
 import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
@@ -157,7 +158,7 @@ export const exercise07: Exercise = {
   chapter: "8.5",
   title: "写一个扩展，注册把文本倒过来的 reverse 工具",
   file: FILE,
-  additions: { file: "src/rules.ts", opens: "export const RULES: Rule[] = [" },
+  additions: LEARNER_ADDITIONS["step07-abort-extensions"],
   hints: [
     "扩展就是一个默认导出的工厂函数：宿主把 pi 交给它，它用 pi.registerTool 往同一个注册表里加工具。「倒过来」要按字符倒，而不是按 UTF-16 单元倒。",
     "照着 extensions/logger.ts 的形状写（它注册了 upper）；工具的形状见 src/tools/types.ts 的 ToolDefinition。字符串的 split(\"\") 按 UTF-16 单元切，😀 占两个单元。",
