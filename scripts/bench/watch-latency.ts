@@ -41,7 +41,7 @@ export function startWatch(root: string, id: number, stepCopy: string): WatchSes
   child.stderr.resume();
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return {
-    waitFor: (text, limitMs = 120_000) =>
+    waitFor: (text, limitMs = 240_000) =>
       new Promise((resolve, reject) => {
         const check = (): void => {
           const at = out.indexOf(text, from);
