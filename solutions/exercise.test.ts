@@ -26,6 +26,7 @@ import { checkSrcUnchanged, hashContent, lineHashes, manifestOf, readShippedLine
 import { paint } from "../scripts/lib/color.ts";
 import { same, show } from "../scripts/lib/exercises/helpers.ts";
 import { freshSeed, GENERATED } from "../scripts/lib/exercises/random.ts";
+import { copyStep as copyWatchStep, READY, startWatch } from "../scripts/bench/watch-latency.ts";
 import { passed, type Exercise, type Report } from "../scripts/lib/exercises/types.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,9 +35,30 @@ const realStep = (exercise: Exercise) => path.join(root, "labs", "mini-agent-har
 const plain = paint(false);
 
 /** 临时副本不在 git 里：用现算的清单核对 src/（清单文件本身是否最新，由下面单独一个测试管）。 */
-const manifest: Manifest = Object.fromEntries(EXERCISES.map((exercise) => [exercise.step, manifestOf(realStep(exercise))]));
+/**
+ * 练习允许「只加不改」的文件（step07 的 src/rules.ts）提交的内容：学习者可能正照书上第 4 步在真实步骤里加着规则，
+ * 临时副本和清单都用提交的版本，测试才不受它影响。没有 git 时用目录里现有的。
+ */
+function committedAdditions(exercise: Exercise): string | undefined {
+  if (!exercise.additions) return undefined;
+  try {
+    return execFileSync("git", ["show", `HEAD:./${exercise.additions.file}`], { cwd: realStep(exercise), encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return fs.readFileSync(path.join(realStep(exercise), exercise.additions.file), "utf8");
+  }
+}
+const pristine = new Map(EXERCISES.flatMap((exercise) => (exercise.additions ? [[exercise.id, committedAdditions(exercise)!] as const] : [])));
+
+const manifest: Manifest = Object.fromEntries(
+  EXERCISES.map((exercise) => {
+    const files = manifestOf(realStep(exercise));
+    const text = pristine.get(exercise.id);
+    if (exercise.additions && text !== undefined) files[exercise.additions.file] = hashContent(Buffer.from(text, "utf8"));
+    return [exercise.step, files];
+  }),
+);
 const lines: LineManifest = Object.fromEntries(
-  EXERCISES.flatMap((exercise) => (exercise.additions ? [[`${exercise.step}/${exercise.additions.file}`, lineHashes(fs.readFileSync(path.join(realStep(exercise), exercise.additions.file), "utf8"))]] : [])),
+  EXERCISES.flatMap((exercise) => (exercise.additions ? [[`${exercise.step}/${exercise.additions.file}`, lineHashes(pristine.get(exercise.id)!)]] : [])),
 );
 /** 这一轮测试的随机用例种子：每次 npm test 都不同；失败时报告里打印它（formatReport 的「种子」那一行）。 */
 const seed = freshSeed();
@@ -56,6 +78,8 @@ function copyStep(exercise: Exercise, base = fs.mkdtempSync(path.join(os.tmpdir(
   }
   // 学习者可能正在真实的步骤里做这个练习（例如 extensions/reverse.ts 已经写了一半）：副本里不要它
   fs.rmSync(path.join(dir, ...exercise.file.split("/")), { force: true });
+  const text = pristine.get(exercise.id);
+  if (exercise.additions && text !== undefined) fs.writeFileSync(path.join(dir, ...exercise.additions.file.split("/")), text);
   return dir;
 }
 
@@ -412,6 +436,26 @@ describe("「src/ 没改动」这句话有依据", () => {
     expect(src?.name).toContain("src/rules.ts 只在 RULES 里加了规则");
   });
 
+  it("--watch：保存就重查；预先导入 src/ 之后 src/rules.ts 又变了，换新进程按新的规则查", async () => {
+    const exercise = EXERCISES.find((e) => e.id === 7)!;
+    const [base, copy] = copyWatchStep(realStep(exercise));
+    temps.push(base);
+    write(copy, exercise, solutionSource(exercise));
+    fs.writeFileSync(path.join(copy, "src", "rules.ts"), pristine.get(exercise.id)!); // 学习者在真实步骤里加的规则不带进来
+    const watch = startWatch(root, 7, copy);
+    try {
+      await watch.waitFor("用检查器自带的两条");
+      await watch.waitFor("练习 7 通过");
+      await watch.waitFor(READY); // 下一个检查进程已经导入了旧的 src/rules.ts
+      const rules = path.join(copy, "src", "rules.ts");
+      fs.writeFileSync(rules, fs.readFileSync(rules, "utf8").replace(FALLBACK, BOOK_RULES + FALLBACK));
+      await watch.waitFor("用你在 src/rules.ts 里加的规则");
+      await watch.waitFor("练习 7 通过");
+    } finally {
+      await watch.stop();
+    }
+  }, 300_000); // 要依次启动三个检查进程：上限只防真卡住，给得比别的测试宽（机器很忙时一个 tsx 进程要启动几十秒）
+
   const hasGit = (() => {
     try {
       execFileSync("git", ["--version"], { stdio: "ignore" });
@@ -454,7 +498,18 @@ describe("「src/ 没改动」这句话有依据", () => {
     try {
       const files = git("ls-tree", "-r", "--name-only", "--full-name", "HEAD", "--", "src").toString("utf8").split("\n").filter(Boolean);
       const prefix = git("rev-parse", "--show-prefix").toString("utf8").trim();
-      return Object.fromEntries(files.map((file) => [file.slice(prefix.length), hashContent(git("show", `HEAD:${file}`))]));
+      // 一条 git cat-file --batch 取出全部文件（每个文件一条 git show 要起几十个进程）：
+      // 输出是「<sha> blob <字节数>\n<内容>\n」一个接一个
+      const out = execFileSync("git", ["cat-file", "--batch"], { cwd: realStep(exercise), input: files.map((file) => `HEAD:${file}`).join("\n") + "\n", maxBuffer: 64 * 1024 * 1024 });
+      const contents: Buffer[] = [];
+      for (let at = 0; at < out.length; ) {
+        const newline = out.indexOf(10, at);
+        const size = Number(out.subarray(at, newline).toString("latin1").split(" ")[2]);
+        contents.push(out.subarray(newline + 1, newline + 1 + size));
+        at = newline + 1 + size + 1;
+      }
+      expect(contents).toHaveLength(files.length);
+      return Object.fromEntries(files.map((file, index) => [file.slice(prefix.length), hashContent(contents[index]!)]));
     } catch {
       return manifestOf(realStep(exercise));
     }

@@ -9,6 +9,7 @@ import { BenchSkip, type BenchOptions, type Figure } from "../bench/lib.ts";
 import * as sessions from "../bench/sessions.ts";
 import * as sse from "../bench/sse.ts";
 import * as stepTests from "../bench/step-tests.ts";
+import * as watchLatency from "../bench/watch-latency.ts";
 import { paint } from "./color.ts";
 import type { Writer } from "./golden-runner.ts";
 import { toPosix } from "./paths.ts";
@@ -28,6 +29,7 @@ export const BENCHES: BenchModule[] = [
   { id: "sse", ...sse },
   { id: "step-tests", ...stepTests },
   { id: "book-build", ...bookBuild },
+  { id: "watch-latency", ...watchLatency },
 ];
 
 export interface BenchFigure extends Figure {

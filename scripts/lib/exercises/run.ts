@@ -12,7 +12,7 @@ import type { Paint } from "../color.ts";
 import { toPosix } from "../paths.ts";
 import { attempt } from "./helpers.ts";
 import { freshSeed, GENERATED, Random } from "./random.ts";
-import { checkSrcUnchanged, type LineManifest, type Manifest } from "./src-unchanged.ts";
+import { checkSrcUnchangedAsync, type LineManifest, type Manifest } from "./src-unchanged.ts";
 import { passed, type Check, type Exercise, type Report } from "./types.ts";
 
 export interface RunOptions {
@@ -41,9 +41,11 @@ export async function runExercise(exercise: Exercise, stepDir: string, options: 
     return { exercise, stepDir, seed, notStarted: true, checks: [{ name: `文件 ${exercise.file} 存在`, ok: false, saw: "还没有这个文件" }] };
   }
   const checks: Check[] = [{ name: `文件 ${exercise.file} 存在`, ok: true }];
+  // 问 git 要起子进程：和按行为检查同时进行，不排在它后面
+  const src = checkSrcUnchangedAsync(stepDir, exercise.step, { ...options, ...(exercise.additions ? { additions: exercise.additions } : {}) });
   const behaviour = await attempt("按行为检查", () => exercise.check(stepDir, new Random(seed)), 60_000);
   checks.push(...behaviour, ...nothingChecked(behaviour));
-  checks.push(checkSrcUnchanged(stepDir, exercise.step, { ...options, ...(exercise.additions ? { additions: exercise.additions } : {}) }));
+  checks.push(await src);
   return { exercise, stepDir, seed, notStarted: false, checks };
 }
 

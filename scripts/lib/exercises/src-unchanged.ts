@@ -10,11 +10,12 @@
  * 原来的行要么取自 git 里提交的版本，要么取自随附的逐行哈希 src-lines.json。
  */
 
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 import { walkFiles } from "../walk-files.ts";
 import type { Check } from "./types.ts";
@@ -27,11 +28,7 @@ export const MANIFEST_FILE = path.join(path.dirname(fileURLToPath(import.meta.ur
 export type LineManifest = Record<string, string[]>;
 export const LINES_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "src-lines.json");
 
-/** 学习者可以只加不改的文件，以及加的行要落在哪个数组里（见 types.ts 的 Exercise.additions）。 */
-export interface Additions {
-  file: string;
-  opens: string;
-}
+import type { Additions } from "./additions.ts";
 
 /** 一段文件内容的哈希。换行统一成 LF：autocrlf 检出的 Windows 副本也算「没改」。 */
 export function hashContent(content: Buffer): string {
@@ -94,6 +91,8 @@ export function onlyAdditions(current: string, original: string[], opens: string
   return undefined;
 }
 
+const execFileAsync = promisify(execFile);
+
 const git = (stepDir: string, ...args: string[]): string =>
   execFileSync("git", ["-C", stepDir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 * 1024 * 1024 });
 
@@ -106,22 +105,38 @@ function committedLines(stepDir: string, file: string): string[] | undefined {
   }
 }
 
-/** 问 git：src/ 有哪些改动（改了的文件名原样；新文件、删掉的文件带说明）。返回 undefined 表示用不了 git（没装，或这份目录不在仓库里）。 */
+/** porcelain 格式的一行 → 文件名（相对步骤目录，只留 src/…）；新文件、删掉的文件带说明。 */
+function parseStatus(status: string, prefix: string): string[] {
+  return status
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      const raw = line.slice(3).replace(/^"|"$/g, "");
+      const file = raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
+      const code = line.slice(0, 2);
+      return code === "??" ? `${file}（新文件）` : code.includes("D") ? `${file}（被删除）` : file;
+    });
+}
+
+const STATUS = ["status", "--porcelain", "--untracked-files=all", "--", "src"];
+
+/** 问 git：src/ 有哪些改动。返回 undefined 表示用不了 git（没装，或这份目录不在仓库里）。 */
 function gitChanges(stepDir: string): string[] | undefined {
   try {
     if (git(stepDir, "ls-files", "--", "src").trim() === "") return undefined;
-    // porcelain 格式的路径相对仓库根目录；去掉步骤目录的前缀，只留 src/…
-    const prefix = git(stepDir, "rev-parse", "--show-prefix").trim();
-    const status = git(stepDir, "status", "--porcelain", "--untracked-files=all", "--", "src");
-    return status
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => {
-        const raw = line.slice(3).replace(/^"|"$/g, "");
-        const file = raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
-        const code = line.slice(0, 2);
-        return code === "??" ? `${file}（新文件）` : code.includes("D") ? `${file}（被删除）` : file;
-      });
+    // porcelain 格式的路径相对仓库根目录；去掉步骤目录的前缀
+    return parseStatus(git(stepDir, ...STATUS), git(stepDir, "rev-parse", "--show-prefix").trim());
+  } catch {
+    return undefined;
+  }
+}
+
+/** 同上，三条 git 命令同时问（--watch 要快：这一项和按行为检查同时进行）。 */
+async function gitChangesAsync(stepDir: string): Promise<string[] | undefined> {
+  const ask = (...args: string[]) => execFileAsync("git", ["-C", stepDir, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).then((result) => result.stdout);
+  try {
+    const [tracked, status, prefix] = await Promise.all([ask("ls-files", "--", "src"), ask(...STATUS), ask("rev-parse", "--show-prefix")]);
+    return tracked.trim() === "" ? undefined : parseStatus(status, prefix.trim());
   } catch {
     return undefined;
   }
@@ -160,7 +175,16 @@ function allowAdditions(stepDir: string, changed: string[], original: () => stri
 
 /** 检查 src/ 没有被改动（additions 允许的那个文件可以只加规则）。 */
 export function checkSrcUnchanged(stepDir: string, step: string, options: SrcCheckOptions = {}): Check {
-  const viaGit = gitChanges(stepDir);
+  return judge(stepDir, step, gitChanges(stepDir), options);
+}
+
+/** 同上，不阻塞事件循环：runExercise 让它和按行为检查同时进行。 */
+export async function checkSrcUnchangedAsync(stepDir: string, step: string, options: SrcCheckOptions = {}): Promise<Check> {
+  return judge(stepDir, step, await gitChangesAsync(stepDir), options);
+}
+
+/** 有 git 时按 git 的改动列表下结论，没有时（viaGit 为 undefined）按清单。 */
+function judge(stepDir: string, step: string, viaGit: string[] | undefined, options: SrcCheckOptions): Check {
   const additions = options.additions;
   if (viaGit !== undefined) {
     const { changed, note, problem } = allowAdditions(stepDir, viaGit, () => additions && committedLines(stepDir, additions.file), additions);

@@ -9,6 +9,7 @@
 
 import path from "node:path";
 
+import { LEARNER_ADDITIONS } from "./additions.ts";
 import { attempt, errorText, expectThat, importFrom, same, show } from "./helpers.ts";
 import { generatedName, type Random } from "./random.ts";
 import type { Check, Exercise } from "./types.ts";
@@ -157,10 +158,10 @@ export const exercise07: Exercise = {
   chapter: "8.5",
   title: "写一个扩展，注册把文本倒过来的 reverse 工具",
   file: FILE,
-  additions: { file: "src/rules.ts", opens: "export const RULES: Rule[] = [" },
+  additions: LEARNER_ADDITIONS["step07-abort-extensions"],
   hints: [
     "扩展就是一个默认导出的工厂函数：宿主把 pi 交给它，它用 pi.registerTool 往同一个注册表里加工具。「倒过来」要按字符倒，而不是按 UTF-16 单元倒。",
-    "照着 extensions/logger.ts 的形状写（它注册了 upper）；工具的形状见 src/tools/types.ts 的 ToolDefinition。字符串的 split(\"\") 按 UTF-16 单元切，😀 占两个单元。",
+    "照着 extensions/logger.ts 的形状写（它注册了 upper）；工具的形状见 src/tools/types.ts 的 ToolDefinition。字符串的 split(\"\") 按 UTF-16 单元切，😀 占两个单元。让假模型开口调用它：在 src/rules.ts 的 RULES 里、兜底规则正上方，照着「转成大写」那两条 upper 规则加两条（只许加，原有的规则一字不改）。",
     "export default function (pi: ExtensionAPI) {\n  pi.registerTool({ name: \"reverse\", description: …, parameters: { type: \"object\", properties: { text: { type: \"string\" } }, required: [\"text\"] },\n    execute(args) { return { content: /* 用 [...text] 或 Intl.Segmenter 切成字符，再倒序拼回去 */ }; } });\n}",
   ],
   check,

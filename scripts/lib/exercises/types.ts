@@ -5,6 +5,7 @@
  * 检查器只运行学习者的代码、看它做了什么，从不比对代码文本。
  */
 
+import type { Additions } from "./additions.ts";
 import type { Random } from "./random.ts";
 
 /** 一项检查的结果。 */
@@ -44,7 +45,7 @@ export interface Exercise {
    * 可选：学习者可以在 src/ 的哪个文件里「只加不改」。练习 7 按书上的第 4 步在 src/rules.ts 的
    * RULES 里加两条规则；opens 是那个数组开头的一行，加的行必须落在它和配对的 "];" 之间。
    */
-  additions?: { file: string; opens: string };
+  additions?: Additions;
 }
 
 /** 一次检查的完整报告。 */
