@@ -18,7 +18,12 @@ const stepDirs = listSteps(repoRoot).map((s) => stepDir(repoRoot, s));
 const hasTsconfig = (d: string) => fs.existsSync(path.join(d, "tsconfig.json"));
 // 步骤之外的工具包（脚本服务器、会话查看器）也有自己的 tsconfig
 const toolDirs = [path.join(repoRoot, "labs", "scripted-provider"), path.join(repoRoot, "labs", "session-viewer")].filter(hasTsconfig);
-const projects = [repoRoot, ...stepDirs.filter(hasTsconfig), ...toolDirs];
+// 练习的参考答案：solutions/stepNN/ 各有一份 tsconfig，借步骤的编译选项（rootDirs 让 ../src 指向步骤）
+const solutionsDir = path.join(repoRoot, "solutions");
+const solutionDirs = fs.existsSync(solutionsDir)
+  ? fs.readdirSync(solutionsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(solutionsDir, e.name)).filter(hasTsconfig).sort()
+  : [];
+const projects = [repoRoot, ...stepDirs.filter(hasTsconfig), ...toolDirs, ...solutionDirs];
 for (const d of stepDirs.filter((d) => !hasTsconfig(d))) {
   process.stdout.write(p.dim(`- ${toPosix(path.relative(repoRoot, d))}：没有 tsconfig.json，跳过`) + "\n");
 }

@@ -6,6 +6,7 @@ import * as abortLatency from "../bench/abort-latency.ts";
 import * as abortListeners from "../bench/abort-listeners.ts";
 import * as bookBuild from "../bench/book-build.ts";
 import { BenchSkip, type BenchOptions, type Figure } from "../bench/lib.ts";
+import * as rootTests from "../bench/root-tests.ts";
 import * as sessions from "../bench/sessions.ts";
 import * as sse from "../bench/sse.ts";
 import * as stepTests from "../bench/step-tests.ts";
@@ -28,6 +29,7 @@ export const BENCHES: BenchModule[] = [
   { id: "abort-listeners", ...abortListeners },
   { id: "sse", ...sse },
   { id: "step-tests", ...stepTests },
+  { id: "root-tests", ...rootTests },
   { id: "book-build", ...bookBuild },
   { id: "watch-latency", ...watchLatency },
 ];

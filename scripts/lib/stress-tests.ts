@@ -87,12 +87,12 @@ function runOnce(root: string, command: string[], copy: number, timeoutMs: numbe
   });
 }
 
-/** vitest 的汇总行（「Test Files …」「Tests …」），没有时返回空 */
+/** vitest 的汇总行（默认输出的「Test Files …」「Tests …」，或根目录简短输出的「✓ 合计：…」），没有时返回空 */
 export function summaryOf(output: string): string {
   return output
     .split("\n")
     .map((l) => l.trim())
-    .filter((l) => /^(Test Files|Tests)\s/.test(l))
+    .filter((l) => /^(Test Files|Tests)\s|^[✓✗] 合计：/.test(l))
     .map((l) => l.replace(/\s+/g, " "))
     .join("；");
 }

@@ -46,6 +46,7 @@ describe("npm run bench -- --quick", () => {
     expect(sse).toBe(true);
     // 每个步骤的 npm test 要跑好几分钟：快速模式跳过，并说明原因
     expect(results.skipped.find((s) => s.group === "step-tests")?.reason).toMatch(/快速模式不跑/);
+    expect(results.skipped.find((s) => s.group === "root-tests")?.reason).toMatch(/快速模式不跑/);
     for (const f of results.figures) {
       expect(Number.isFinite(f.value), `${f.name} = ${f.value}`).toBe(true);
       expect(typeof f.unit).toBe("string");

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareSteps, formatStepDiff } from "../lib/step-diff.ts";
 import { makeFixtureRoot, removeFixtureRoot, writeFiles, writeStep } from "./helpers/fixture.ts";
+import { runStepDiff } from "../lib/step-diff-cli.ts";
 
 describe("步骤对比（npm run diff）", () => {
   let root: string;
@@ -121,13 +122,22 @@ describe("步骤对比（npm run diff）", () => {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "step-diff.ts");
   const run = (...args: string[]) => spawnSync(process.execPath, [createRequire(import.meta.url).resolve("tsx/cli"), script, ...args], { encoding: "utf8" });
 
+  // 用法错误在进程内检查（每次起 tsx 要半秒多 CPU）；下面那个用例经过真正的命令行
+  const runHere = (...args: string[]) => {
+    let stdout = "";
+    let stderr = "";
+    const status = runStepDiff(args, { out: { write: (t: string) => (stdout += t) }, err: { write: (t: string) => (stderr += t) }, color: false });
+    return { status, stdout, stderr };
+  };
+
   it("参数不对时打印用法并以 2 退出；第一步没有上一步", () => {
     for (const args of [[], ["01", "02", "03"], ["07", "--bogus"]]) {
-      const r = run(...args);
+      const r = runHere(...args);
       expect(r.status, args.join(" ")).toBe(2);
       expect(r.stderr).toContain("用法：npm run diff -- [<旧步骤>] <新步骤>");
     }
-    expect(run("01").stderr).toContain("step01-cli 是第一步，没有上一步可比。");
+    expect(runHere("01").stderr).toContain("step01-cli 是第一步，没有上一步可比。");
+    expect(runHere("99").status).toBe(2);
   });
 
   it("只写一个步骤：和它的上一步比（07 = 06 → 07），src/ 在最前", () => {

@@ -19,6 +19,13 @@ console.log(" Test Files  2 passed (2)");
 console.log("      Tests  7 passed (7)");
 `;
 
+describe("summaryOf", () => {
+  it("认得 vitest 默认输出的汇总行，也认得根目录简短输出的「合计」一行", () => {
+    expect(summaryOf(" Test Files  2 passed (2)\n      Tests  7 passed (7)\n")).toBe("Test Files 2 passed (2)；Tests 7 passed (7)");
+    expect(summaryOf("✓ step01-cli  3 个文件\n\n✓ 合计：138 个文件，1600 通过，0 跳过，用时 55.0s\n")).toBe("✓ 合计：138 个文件，1600 通过，0 跳过，用时 55.0s");
+  });
+});
+
 describe("npm run stress -- --tests N（假的 npm test）", () => {
   let root: string;
   beforeAll(() => {

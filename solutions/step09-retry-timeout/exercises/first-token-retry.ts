@@ -25,7 +25,8 @@ export function retryBeforeFirstToken(streamFn: StreamFn, options: FirstTokenRet
       let sentText = false;
       let failed: AssistantMessage | undefined;
       for await (const event of streamFn(context, streamOptions)) {
-        if (event.type === "text_delta") {
+        if (event.type !== "done") {
+          // 文字（以及思考）一旦交给下游就收不回来：之后再失败也不能悄悄重来
           sentText = true;
           yield event;
           continue;

@@ -41,16 +41,17 @@ describe("命令行", () => {
 });
 
 describe("read_file 守在项目目录里", () => {
-  it("../、绝对路径、指向外面的符号链接都被拒绝，对话照常继续", async () => {
+  it("../、绝对路径、指向外面的符号链接都被拒绝，对话照常继续", async (ctx) => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), "harness-outside-"));
     fs.writeFileSync(path.join(outside, "secret.txt"), "机密\n");
-    let linked = true;
+    let linkProblem: string | undefined;
     try {
       fs.symlinkSync(path.join(outside, "secret.txt"), path.join(sandbox, "link-out.txt"));
     } catch (error) {
-      linked = false;
-      console.warn(`[跳过符号链接那一句] 无法创建符号链接：${(error as Error).message}`);
+      linkProblem = `无法创建符号链接（${(error as Error).message}），符号链接那一句没有检查`;
+      console.warn(`[跳过符号链接那一句] ${linkProblem}`);
     }
+    const linked = linkProblem === undefined;
     const absolute = process.platform === "win32" ? "C:\\Windows\\win.ini" : "/etc/passwd";
     const input = ["读一下 ../package.json", `读一下 ${absolute}`, ...(linked ? ["读一下 link-out.txt"] : []), "我叫小明", ""].join("\n");
     const result = await runCli(sandbox, [], input);
@@ -61,5 +62,7 @@ describe("read_file 守在项目目录里", () => {
     if (linked) expect(result.stdout).toContain("[工具结果] read_file → 不能读取项目目录之外的文件：link-out.txt（符号链接指向了外面）（出错）");
     expect(result.stdout).not.toContain("机密");
     expect(result.stdout).toContain("助手> 你好，小明！我记住了。");
+    // 别的断言都过了，但少查了一句：不能报「通过」，要报「跳过」并说出原因（CI 里只有名单上的跳过才放行）
+    if (linkProblem !== undefined) ctx.skip(linkProblem);
   });
 });

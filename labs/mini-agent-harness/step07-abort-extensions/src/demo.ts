@@ -2,14 +2,14 @@
  * 非交互演示：npm run demo。它的输出会与 expected-output.txt 逐字比对。
  *
  *   场景 1：加载 extensions/logger.ts，跑一次用到扩展工具 upper 的循环；
- *   场景 2：一段每 200 毫秒吐一个 token 的慢速回复，在第 700 毫秒被定时器取消。
+ *   场景 2：一段每 200 毫秒吐一个 token 的慢速回复，在第 700 毫秒被取消（像用户按下 Ctrl+C）。
  *
  * 场景 2 的时间账：token 在第 200、400、600 毫秒吐出，第 4 个要等到第 800 毫秒，
  * 而 abort() 发生在第 700 毫秒——所以屏幕上恰好留下前三个 token「这是一段很长」。
- * 假模型按绝对时间排期（见 fake-model.ts），机器再忙，这笔账也不会算错。
+ * 取消与 token 排在同一张时间表上（fake-model.ts 的 abortOnSchedule），机器再忙，这笔账也不会算错。
  *
  * 交互模式下按 Ctrl+C 走的是完全相同的代码路径，区别只是 abort() 的调用者
- * 从这里的定时器换成了 main.ts 里的 handleInterrupt。
+ * 从这里的时间表换成了 main.ts 里的 handleInterrupt。
  */
 
 import path from "node:path";
@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 
 import { runAgentLoop } from "./agent-loop.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
-import { createFakeModel } from "./fake-model.js";
+import { abortOnSchedule, createFakeModel } from "./fake-model.js";
 import { renderEvents } from "./render.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
@@ -57,14 +57,14 @@ await say("把 mini agent harness 转成大写", createFakeModel({ delayMs: 0 })
 // 缩进两格的「[扩展] 第 1 次工具调用」来自扩展的 onEvent，而不是渲染层。
 
 // ── 场景 2 ─────────────────────────────────────────────────────
-// 一个定时器扮演「700 毫秒时按下 Ctrl+C 的用户」。定时器与假模型的时间表
-// 几乎在同一时刻起算：中间只有同步代码与微任务，不会插进别的定时器。
+// 「700 毫秒时按下 Ctrl+C 的用户」排在假模型的同一张时间表上（abortOnSchedule）：token 在 200、400、600、800 毫秒，
+// 取消在 700 毫秒。谁先谁后只看时间表，不看定时器实际几点醒来——进程被调度得再晚，结果也不变。
 console.log("\n=== 场景 2：700ms 后取消一段慢速回复 ===\n");
 const controller = new AbortController();
 const slowModel = createFakeModel({ delayMs: 200 });
-const timer = setTimeout(() => controller.abort(), 700);
-await say("说个长的", slowModel, controller.signal);
-clearTimeout(timer);
+const timedModel = abortOnSchedule(slowModel, { delayMs: 200, abortAtMs: 700, controller });
+await say("说个长的", timedModel, controller.signal);
+// 取消由时间表里的那一刻触发，没有另起的定时器要清理。
 
 // 被取消的那条助手消息：它进了上下文，也进了会话文件。
 const last = context.messages.at(-1);
