@@ -4,7 +4,7 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   testRunner: "vitest",
-  plugins: ["@stryker-mutator/vitest-runner"],
+  plugins: ["@stryker-mutator/vitest-runner", "./scripts/mutation/survivors-reporter.mjs"],
   vitest: { configFile: "scripts/mutation/vitest.config.ts", related: true },
   mutate: ["labs/mini-agent-harness/step09-retry-timeout/src/**/*.ts"],
   // 每个测试各自记下它执行到了哪些变异体：一个变异体只重跑碰得到它的那几个测试
@@ -14,7 +14,8 @@ const config = {
   // 沙箱里只需要第 09 步和它的测试用到的本地脚本服务器；其余目录不复制
   ignorePatterns: ["/docs", "/research", "/solutions", "/labs/session-viewer", "/labs/mini-agent-harness/step0[1-8]-*", "/scripts/test", "/scripts/bench"],
   tempDirName: ".stryker-tmp",
-  reporters: ["html", "json", "progress"],
+  // survivors：边跑边把存活者写进 reports/mutation/survivors.txt（见 survivors-reporter.mjs）
+  reporters: ["html", "json", "progress", "survivors"],
   htmlReporter: { fileName: "reports/mutation/index.html" },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
   // 机器很忙时测试会变慢：超时给宽些，免得把「慢」误算成「卡住」
