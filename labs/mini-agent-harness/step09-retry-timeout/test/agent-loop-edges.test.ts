@@ -68,4 +68,26 @@ describe("runAgentLoop 的边角", () => {
     await collect(runAgentLoop({ streamFn: stopAfterTool, context: { messages: [] }, tools: echoTools(), toolContext: { cwd: "." }, signal: controller.signal }));
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
+
+  it("不理会信号的工具遇上 Ctrl+C：记一条被取消的结果，信号上不留监听", async () => {
+    const controller = new AbortController();
+    const tools = new ToolRegistry();
+    // 工具开始执行之后才按 Ctrl+C（下一轮事件循环）；它自己永远不结束，也不看信号
+    const hang = () => {
+      setTimeout(() => controller.abort(), 0);
+      return new Promise<never>(() => {});
+    };
+    tools.register({ name: "echo", description: "永远不结束", parameters: { type: "object" }, execute: hang });
+    const events: HarnessEvent[] = [];
+    for await (const event of runAgentLoop({ streamFn: alwaysCalls, context: { messages: [] }, tools, toolContext: { cwd: "." }, signal: controller.signal })) {
+      events.push(event);
+    }
+    // 工具结果是「被取消」，这一轮照常结束，下一轮开始之前在取消点一收场
+    expect(events.slice(-3)).toEqual([
+      { type: "message", message: { role: "toolResult", toolCallId: "c1", toolName: "echo", content: "工具 echo 被取消", isError: true } },
+      { type: "turn_end", turn: 1 },
+      { type: "abort" },
+    ]);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
 });
