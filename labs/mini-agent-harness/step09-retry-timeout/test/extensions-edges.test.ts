@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { withTimeLimit } from "../src/extension-checks.js";
 import { ExtensionHost, loadExtension } from "../src/extensions.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { HarnessEvent } from "../src/types.js";
@@ -56,4 +57,56 @@ describe("扩展宿主的边角", () => {
       expect(() => host.registerTool(tool as never)).toThrow(new Error("工具 t 缺少 parameters（参数的 JSON Schema 对象）"));
     }
   });
+
+  it("加载成功之后才注册（比如在事件里）：工具与观察者直接进宿主", async () => {
+    const key = `pi-${Math.random()}`;
+    const file = writeExtension("late.mjs", `export default (pi) => { globalThis[${JSON.stringify(key)}] = pi; };\n`);
+    const tools = createBuiltinTools();
+    const host = new ExtensionHost(tools);
+    await loadExtension(file, host);
+    const pi = (globalThis as Record<string, unknown>)[key] as import("../src/extensions.js").ExtensionAPI;
+    delete (globalThis as Record<string, unknown>)[key];
+    pi.registerTool({ name: "later", description: "d", parameters: { type: "object" }, execute: () => ({ content: "x" }) });
+    const seen: HarnessEvent[] = [];
+    pi.onEvent((event) => seen.push(event));
+    expect(tools.names()).toEqual(["calc", "read_file", "later"]);
+    host.emit({ type: "abort" });
+    expect(seen).toEqual([{ type: "abort" }]);
+    expect(() => pi.registerTool({ name: "later", description: "d", parameters: { type: "object" }, execute: () => ({ content: "x" }) })).toThrow("工具名重复：later");
+  });
+
+  it("加载失败之后才注册：一律丢掉，连不合格的东西也不再报错", async () => {
+    const key = `pi-${Math.random()}`;
+    const file = writeExtension("failed.mjs", `export default (pi) => { globalThis[${JSON.stringify(key)}] = pi; throw new Error("工厂崩了"); };\n`);
+    const tools = createBuiltinTools();
+    const host = new ExtensionHost(tools);
+    await expect(loadExtension(file, host)).rejects.toThrow("工厂崩了");
+    const pi = (globalThis as Record<string, unknown>)[key] as import("../src/extensions.js").ExtensionAPI;
+    delete (globalThis as Record<string, unknown>)[key];
+    expect(() => pi.onEvent("不是函数" as never)).not.toThrow();
+    expect(() => pi.registerTool({} as never)).not.toThrow();
+    pi.registerTool({ name: "ghost", description: "d", parameters: { type: "object" }, execute: () => ({ content: "x" }) });
+    expect(tools.names()).toEqual(["calc", "read_file"]);
+  });
+
+  it("同一个工厂里注册两个同名工具：第二个就报重复，加载失败，一个也不留", async () => {
+    const tool = `{ name: "twin", description: "d", parameters: { type: "object" }, execute: () => ({ content: "x" }) }`;
+    const file = writeExtension("twins.mjs", `export default (pi) => { pi.registerTool(${tool}); pi.registerTool(${tool}); };\n`);
+    const tools = createBuiltinTools();
+    await expect(loadExtension(file, new ExtensionHost(tools))).rejects.toThrow("工具名重复：twin");
+    expect(tools.names()).toEqual(["calc", "read_file"]);
+  });
+
+  it("withTimeLimit：及时完成时把计时器清掉，不拖住进程", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      await expect(withTimeLimit(Promise.resolve("好"), 10_000, "超时了")).resolves.toBe("好");
+      expect(vi.getTimerCount()).toBe(0);
+      await expect(withTimeLimit(Promise.reject(new Error("坏了")), 10_000, "超时了")).rejects.toThrow("坏了");
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
+
