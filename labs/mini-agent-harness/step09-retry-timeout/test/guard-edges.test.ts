@@ -28,6 +28,7 @@ describe("guardCall 的边角", () => {
     const reason = new Error("用户按了 Ctrl+C");
     parent.abort(reason);
     expect(guard.signal.reason).toBe(reason);
+    expect(getEventListeners(parent.signal, "abort")).toHaveLength(0); // 监听只用一次：还没 dispose 也已经摘掉
     await guard.ended; // 没 resolve 的话测试会卡住直到超时
     guard.dispose();
   });
