@@ -168,4 +168,31 @@ describe("withModelTimeout 的边角", () => {
     expect(parent.signal.aborted).toBe(false);
     expect(events).toEqual([{ type: "done", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "模型调用超时（300ms）" } }]);
   });
+
+  it("超时收尾的消息只留正文：推理增量不算进已经流出的文字", async () => {
+    vi.useFakeTimers();
+    const thinkingThenHang: StreamFn = async function* () {
+      yield { type: "thinking_delta", delta: "想一想" };
+      yield { type: "text_delta", delta: "答" };
+      await new Promise(() => {});
+    };
+    const pending = drain(withModelTimeout(thinkingThenHang, 100)({ messages: [] }));
+    await vi.advanceTimersByTimeAsync(100);
+    const events = await pending;
+    expect(events.at(-1)).toEqual({
+      type: "done",
+      message: { role: "assistant", content: [{ type: "text", text: "答" }], stopReason: "error", errorMessage: "模型调用超时（100ms）" },
+    });
+  });
+
+  it("底层的迭代器没有 return 方法：收到 done 之后照样正常结束", async () => {
+    let calls = 0;
+    const iterator: AsyncIterator<StreamEvent> = {
+      next: async () => (calls++ === 0 ? { done: false, value: { type: "done", message: reply } } : { done: true, value: undefined }),
+    };
+    const bare: StreamFn = () => ({ [Symbol.asyncIterator]: () => iterator });
+    vi.useFakeTimers();
+    expect(await drain(withModelTimeout(bare, 1_000)({ messages: [] }))).toEqual([{ type: "done", message: reply }]);
+  });
 });
+
