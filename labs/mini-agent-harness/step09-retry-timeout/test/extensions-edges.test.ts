@@ -44,15 +44,20 @@ describe("扩展宿主的边角", () => {
     expect(() => host.registerTool(tool as never)).toThrow(new Error("registerTool 需要一个对象 { name, description, parameters, execute }"));
   });
 
+  it("registerTool(null)：拒绝，说要的是对象", () => {
+    const host = new ExtensionHost(createBuiltinTools());
+    expect(() => host.registerTool(null as never)).toThrow(new Error("registerTool 需要一个对象 { name, description, parameters, execute }"));
+  });
+
   it("工具名只有空白：拒绝，说缺少 name", () => {
     const host = new ExtensionHost(createBuiltinTools());
     const tool = { name: "   ", description: "d", parameters: { type: "object" }, execute: () => ({ content: "x" }) };
     expect(() => host.registerTool(tool)).toThrow(new Error("工具缺少 name（非空字符串）"));
   });
 
-  it("parameters 是数组或函数：拒绝，说缺少参数的 JSON Schema 对象", () => {
+  it("parameters 是数组、函数或 null：拒绝，说缺少参数的 JSON Schema 对象", () => {
     const host = new ExtensionHost(createBuiltinTools());
-    for (const parameters of [[], () => ({})]) {
+    for (const parameters of [[], () => ({}), null]) {
       const tool = { name: "t", description: "d", parameters, execute: () => ({ content: "x" }) };
       expect(() => host.registerTool(tool as never)).toThrow(new Error("工具 t 缺少 parameters（参数的 JSON Schema 对象）"));
     }
