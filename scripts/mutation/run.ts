@@ -40,7 +40,7 @@ const started = Date.now();
 const stryker = new Stryker({
   configFile: "scripts/mutation/stryker.config.mjs",
   // 终端里画进度条；输出进了文件或管道时每个变异体一个点，不刷屏
-  reporters: ["html", "json", process.stderr.isTTY ? "progress" : "dots"],
+  reporters: ["html", "json", "survivors", process.stderr.isTTY ? "progress" : "dots"],
   ...(mutate ? { mutate } : {}),
   ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
   // 静态变异体（只在加载模块时执行的，如 classify.ts 的正则表）每个都要重载环境、重跑全部相关测试：
