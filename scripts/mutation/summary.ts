@@ -105,29 +105,30 @@ export function summarize(report: Report, equivalents: Equivalent[], fileKey: (r
   }
   files.sort((a, b) => a.file.localeCompare(b.file));
 
-  // 同一个键可能有几条登记、几个存活者：按行号距离最近的两两配对，每条登记最多用一次
+  // 同一个键可能有几条登记、几个存活者：所有（存活者, 登记）对按行号距离从近到远配对，
+  // 每个存活者、每条登记最多用一次——同样的原文出现在两行时，各自对上离自己最近的那条
   const pool = new Map<string, Equivalent[]>();
   for (const e of equivalents) {
     const k = keyOf(e);
     pool.set(k, [...(pool.get(k) ?? []), e]);
   }
-  const unlisted: Survivor[] = [];
+  const pairs: Array<{ survivor: number; equivalent: Equivalent; distance: number }> = [];
+  survivors.forEach((s, index) => {
+    for (const e of pool.get(keyOf(s)) ?? []) pairs.push({ survivor: index, equivalent: e, distance: Math.abs(e.line - s.line) });
+  });
+  pairs.sort((a, b) => a.distance - b.distance);
+  const matched = new Set<number>();
+  const used = new Set<Equivalent>();
   const byFile = new Map(files.map((f) => [f.file, f]));
-  for (const s of survivors) {
-    const candidates = pool.get(keyOf(s)) ?? [];
-    if (candidates.length === 0) {
-      unlisted.push(s);
-      continue;
-    }
-    let best = 0;
-    for (let i = 1; i < candidates.length; i++) {
-      if (Math.abs(candidates[i]!.line - s.line) < Math.abs(candidates[best]!.line - s.line)) best = i;
-    }
-    candidates.splice(best, 1);
-    byFile.get(s.file)!.equivalent++;
+  for (const { survivor, equivalent } of pairs) {
+    if (matched.has(survivor) || used.has(equivalent)) continue;
+    matched.add(survivor);
+    used.add(equivalent);
+    byFile.get(survivors[survivor]!.file)!.equivalent++;
   }
+  const unlisted = survivors.filter((_, index) => !matched.has(index));
   const mutated = new Set(files.map((f) => f.file));
-  const stale = [...pool.values()].flat().filter((e) => mutated.has(e.file));
+  const stale = equivalents.filter((e) => !used.has(e) && mutated.has(e.file));
   unlisted.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   return { files, unlisted, stale };
 }

@@ -67,6 +67,9 @@ describe("mutation summary", () => {
     const result = summarize(report(survivors, twice), [equivalent(2)], fileKey);
     expect(result.unlisted).toMatchObject([{ line: 3 }]);
     expect(result.files[0]!.equivalent).toBe(1);
+    // 登记的是第 3 行那一处：先出现的第 2 行不能把它抢走
+    const later = summarize(report(survivors, twice), [equivalent(3)], fileKey);
+    expect(later.unlisted).toMatchObject([{ line: 2 }]);
   });
 
   it("合计与空文件", () => {

@@ -20,10 +20,13 @@ describe("扩展宿主的边角", () => {
   });
 
   it("扩展的工厂里 pi.onEvent 收到的不是函数：加载失败，说清楚要的是函数，什么也不留下", async () => {
-    const file = writeExtension("not-a-function.mjs", `export default (pi) => { pi.onEvent("我不是函数"); };\n`);
-    const host = new ExtensionHost(createBuiltinTools());
+    const tool = `{ name: "early", description: "d", parameters: { type: "object" }, execute: () => ({ content: "x" }) }`;
+    const file = writeExtension("not-a-function.mjs", `export default (pi) => { pi.registerTool(${tool}); pi.onEvent("我不是函数"); };\n`);
+    const tools = createBuiltinTools();
+    const host = new ExtensionHost(tools);
     await expect(loadExtension(file, host)).rejects.toThrow(new Error("onEvent 需要一个函数"));
     expect(host.loaded).toEqual([]);
+    expect(tools.names()).toEqual(["calc", "read_file"]); // 在它之前注册的工具也没留下
   });
 
   it("复制不了的事件（带着函数）：观察者照样收到，拿到的是原件", () => {
