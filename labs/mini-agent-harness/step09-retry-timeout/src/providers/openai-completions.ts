@@ -99,10 +99,8 @@ class OpenAIDecoder implements WireDecoder {
 
   onEvent(event: SseEvent, reply: ReplyBuilder): void {
     if (this.sawDone || this.failure) return undefined; // 结束之后的内容一概不理
-    if (event.data === "[DONE]") {
-      this.sawDone = true;
-      return undefined;
-    }
+    this.sawDone = event.data === "[DONE]";
+    if (this.sawDone) return undefined;
     const chunk: OpenAIChunk | string = parseChunk(event.data, CHUNK_SHAPE);
     if (typeof chunk === "string") {
       this.failure = chunk;
