@@ -104,8 +104,7 @@ await say("把 mini agent harness 转成大写", openai);
 const first = server.requests[0];
 const tools1 = (first?.body as { tools?: Array<{ function: { name: string } }> }).tools ?? [];
 console.log(describeRequests(0));
-const toolNames = tools1.map((t) => t.function.name).join("、");
-console.log(`第 1 个请求带了 ${tools1.length} 个工具：${toolNames}；认证头（服务器记录时已抹掉）：${first?.headers.authorization}`);
+console.log(`第 1 个请求带了 ${tools1.length} 个工具：${tools1.map((t) => t.function.name).join("、")}；认证头（服务器记录时已抹掉）：${first?.headers.authorization}`);
 console.log(`第 2 个请求的最后一条消息：${JSON.stringify(sentMessages(1).at(-1))}`);
 
 // ── 场景 2 ─────────────────────────────────────────────────────
