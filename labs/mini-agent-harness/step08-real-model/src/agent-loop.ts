@@ -154,20 +154,13 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
  */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
   if (!signal) return work;
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = (): void => resolve(undefined);
+  let onAbort = (): void => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
   });
+  // 无论哪边先到，都把监听器摘掉：一个长寿的 signal 不该攒下每个工具留下的监听器
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
 /** Ctrl+C 时还没结束的工具，交给模型的结果。措辞与 step09 的注册表一致。 */

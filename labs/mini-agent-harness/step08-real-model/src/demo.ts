@@ -34,14 +34,9 @@ const sessionsDir = process.env.DEMO_SESSIONS_DIR ?? path.join(projectRoot, ".se
 /** 一把假密钥：演示它不会出现在输出、错误信息与会话文件里。 */
 const KEY = "sk-demo-0000-not-a-real-key";
 
-// 本地脚本服务器。nextFault 让某一个请求出点毛病，用过一次就清空。
-let nextFault: Fault | undefined;
-function takeFault(): Fault | undefined {
-  const fault = nextFault;
-  nextFault = undefined;
-  return fault;
-}
-const server = await startLocalProvider({ chunkDelayMs: 10, fault: takeFault });
+// 本地脚本服务器。faults 里排着接下来几个请求的故障，一个请求用掉一个；排空了就正常回答。
+const faults: Fault[] = [];
+const server = await startLocalProvider({ chunkDelayMs: 10, fault: () => faults.shift() });
 const openai = createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "scripted" });
 const anthropic = createProviderStream({ api: "anthropic", baseUrl: server.anthropicBaseUrl, apiKey: KEY, model: "scripted" });
 
@@ -56,13 +51,7 @@ const context: Context = { messages: [] };
  * 用户说一句话，跑一次完整的 Agent 循环：会话落盘 → 扩展观察 → 渲染显示，和 main.ts 一样。
  * cancelWhen 扮演按 Ctrl+C 的用户：看到某个事件之后取消。
  */
-async function say(
-  text: string,
-  streamFn: StreamFn,
-  cancelWhen?: (event: HarnessEvent) => boolean,
-  ctx = context,
-  sess = session,
-): Promise<void> {
+async function say(text: string, streamFn: StreamFn, cancelWhen?: (event: HarnessEvent) => boolean, ctx = context, sess = session): Promise<void> {
   console.log(`你> ${text}`);
   const userMessage = { role: "user" as const, content: text };
   ctx.messages.push(userMessage);
@@ -70,6 +59,7 @@ async function say(
   const controller = new AbortController();
   const events = runAgentLoop({ streamFn, context: ctx, tools, toolContext: { cwd: projectRoot }, signal: controller.signal });
   await renderEvents(userCancels(withExtensions(sess.record(events), host), controller, cancelWhen));
+  console.log();
 }
 
 /** 事件先交给下游显示，再决定要不要取消：取消点因此总落在同一个事件之后。 */
@@ -113,10 +103,8 @@ console.log("\n=== 场景 1：OpenAI 协议（POST /v1/chat/completions）===\n"
 await say("把 mini agent harness 转成大写", openai);
 const first = server.requests[0];
 const tools1 = (first?.body as { tools?: Array<{ function: { name: string } }> }).tools ?? [];
-console.log();
 console.log(describeRequests(0));
-const toolNames = tools1.map((t) => t.function.name).join("、");
-console.log(`第 1 个请求带了 ${tools1.length} 个工具：${toolNames}；认证头（服务器记录时已抹掉）：${first?.headers.authorization}`);
+console.log(`第 1 个请求带了 ${tools1.length} 个工具：${tools1.map((t) => t.function.name).join("、")}；认证头（服务器记录时已抹掉）：${first?.headers.authorization}`);
 console.log(`第 2 个请求的最后一条消息：${JSON.stringify(sentMessages(1).at(-1))}`);
 
 // ── 场景 2 ─────────────────────────────────────────────────────
@@ -126,7 +114,6 @@ const anthropicContext: Context = { messages: [] };
 const before2 = server.requests.length;
 const anthropicSession = Session.create(path.join(sessionsDir, "demo-anthropic.jsonl"));
 await say("把 mini agent harness 转成大写", anthropic, undefined, anthropicContext, anthropicSession);
-console.log();
 console.log(describeRequests(before2));
 console.log(`第 2 个请求的最后一条消息：${JSON.stringify(sentMessages(before2 + 1).at(-1))}`);
 const same = JSON.stringify(anthropicContext.messages) === JSON.stringify(context.messages);
@@ -135,33 +122,30 @@ console.log(`上下文里的 ${anthropicContext.messages.length} 条消息与场
 // ── 场景 3 ─────────────────────────────────────────────────────
 // 服务器发出 7 个事件（5 段文字）后不再出声，连接一直开着；用户看到第 3 段文字时按下 Ctrl+C。
 console.log("\n=== 场景 3：流到一半取消 ===\n");
-nextFault = { hangAfterChunks: 7 };
+faults.push({ hangAfterChunks: 7 });
 const longRequest = server.requests.length;
 let deltas = 0;
 await say("说个长的", openai, (event) => event.type === "text_delta" && ++deltas === 3);
 // 取消之后，服务器那边要过一会儿才看到连接断开：等它记下来
 const disconnect = await server.disconnected(longRequest);
-console.log();
 console.log(`被取消时已生成的内容：${describeAssistant(context.messages.at(-1))}`);
 console.log(`服务器记录：这个请求的连接${disconnect?.closedByClient ? "被客户端关闭了——取消信号一路传到了 fetch" : "没有被客户端关闭"}`);
 
 // 再取消一次：这次在模型要求调用工具、工具还没执行时（循环的取消点三）。
 console.log();
 await say("帮我算 17*38", openai, (event) => event.type === "message" && event.message.role === "assistant");
-console.log();
 console.log(`calc 执行了吗：${context.messages.at(-1)?.role === "toolResult" ? "执行了" : "没有，上下文里这次调用没有结果"}`);
 
 // ── 场景 4 ─────────────────────────────────────────────────────
 // 有的服务会把收到的密钥写进错误信息；它在变成 errorMessage 之前就被抹掉了。
 console.log("\n=== 场景 4：HTTP 401 ===\n");
-nextFault = {
+faults.push({
   httpError: 401,
   body: { error: { message: `Incorrect API key provided: ${KEY}.`, type: "invalid_request_error", code: "invalid_api_key" } },
-};
+});
 await say("我叫小明", openai);
 const failed = context.messages.at(-1);
 const shown = failed?.role === "assistant" ? (failed.errorMessage ?? "") : "";
-console.log();
 console.log(`服务器的错误正文里带着密钥；errorMessage 里${shown.includes(KEY) ? "仍是原样的密钥" : shown.includes("***") ? "它已被抹成 ***" : "没有它"}。`);
 
 // ── 场景 5 ─────────────────────────────────────────────────────
@@ -170,7 +154,6 @@ const nextRequest = server.requests.length;
 await say("我叫什么", openai);
 const sent = sentMessages(nextRequest);
 const known = context.messages.length - 1; // 发请求时还没有最后这条回复
-console.log();
 console.log(`这个请求发出了 ${sent.length} 条消息，而当时上下文里有 ${known} 条：`);
 for (const message of sent) {
   const calls = (message.tool_calls as Array<{ function: { name: string } }> | undefined)?.map((c) => `调用 ${c.function.name}`) ?? [];
@@ -178,9 +161,7 @@ for (const message of sent) {
   console.log(`  ${String(message.role).padEnd(9)} ${parts.join(" + ")}`);
 }
 // 对照上下文，数一数哪些没发、哪些是补的。
-const skipped = context.messages
-  .slice(0, known)
-  .filter((m) => m.role === "assistant" && (m.stopReason === "aborted" || m.stopReason === "error"));
+const skipped = context.messages.slice(0, known).filter((m) => m.role === "assistant" && (m.stopReason === "aborted" || m.stopReason === "error"));
 const added = sent.filter((m) => m.role === "tool" && m.content === NO_RESULT);
 console.log(`跳过了 ${skipped.length} 条助手消息：${skipped.map(describeAssistant).join("、")}`);
 console.log(`补上了 ${added.length} 条工具结果：${added.map((m) => `${String(m.tool_call_id)} → ${String(m.content)}`).join("、")}`);
@@ -192,17 +173,14 @@ console.log(`会话文件里仍然保存着全部 ${saved} 条消息；会话文
 // 服务器这一次先发一段推理（带签名的 thinking 块），再调用 calc。它记下了签名：
 // 下一轮请求里那条助手消息若不以同一个思考块开头，它会像真实的 Anthropic 一样回 400。
 console.log("\n=== 场景 6：思考模型（Anthropic extended thinking）===\n");
-nextFault = { thinking: "用户要算 12*12。\n心算也行，但工具更稳妥。" }; // 不是故障：借同一个钩子给这一次回复加上推理
+faults.push({ thinking: "用户要算 12*12。\n心算也行，但工具更稳妥。" }); // 不是故障：借同一个钩子给这一次回复加上推理
 const thinkingContext: Context = { messages: [] };
 const thinkingSession = Session.create(path.join(sessionsDir, "demo-thinking.jsonl"));
 const before6 = server.requests.length;
 await say("帮我算 12*12", anthropic, undefined, thinkingContext, thinkingSession);
 const replayed = sentMessages(before6 + 1).find((m) => m.role === "assistant")?.content as Array<{ type: string; signature?: string }> | undefined;
-const kept = Session.open(thinkingSession.file)
-  .messages()
-  .flatMap((m) => (m.role === "assistant" ? m.content : []))
-  .filter((block) => block.type === "thinking");
-console.log();
+const assistantBlocks = Session.open(thinkingSession.file).messages().flatMap((m) => (m.role === "assistant" ? m.content : []));
+const kept = assistantBlocks.filter((block) => block.type === "thinking");
 console.log(`第 2 个请求里的助手消息：${replayed?.map((b) => (b.signature ? `${b.type}（带签名）` : b.type)).join(" + ") ?? "（没有）"}`);
 console.log(`服务器的协议检查：${describeAssistant(thinkingContext.messages.at(-1)).includes("stopReason：stop") ? "通过，第 2 轮正常回答" : "没通过"}`);
 console.log(`会话文件里的思考块：${kept.length} 个，签名${kept.every((b) => b.thinkingSignature) ? "都在" : "丢了"}`);

@@ -129,3 +129,33 @@ async function* streamReply(
   }
   yield { type: "done", message: finalMessage(text, reply.toolCalls, reply.error) };
 }
+
+/**
+ * 把「第 abortAtMs 毫秒取消」排进假模型的同一张时间表（demo 场景 2 用）：token 在 delayMs、2 × delayMs……吐出，
+ * 取消落在哪两个 token 之间，只由时间表上的先后决定——第 k 个 token 的时刻 k × delayMs 若晚于 abortAtMs，
+ * 就先取消、再向模型要它。真实时钟只负责节奏（等到第 abortAtMs 毫秒才按下「Ctrl+C」），不参与判断：
+ * 进程被调度得再晚、几个定时器同时到期，屏幕上也恰好留下时间表上 abortAtMs 之前的那几个 token。
+ */
+export function abortOnSchedule(
+  streamFn: StreamFn,
+  schedule: { delayMs: number; abortAtMs: number; controller: AbortController },
+): StreamFn {
+  const { delayMs, abortAtMs, controller } = schedule;
+  return async function* (context, streamOptions) {
+    // 与假模型的 startedAt 几乎同一刻：中间只有同步代码与微任务（只影响节奏，不影响结果）
+    const startedAt = performance.now();
+    let tokens = 0;
+    const abortIfDue = async (): Promise<void> => {
+      if (controller.signal.aborted || (tokens + 1) * delayMs <= abortAtMs) return;
+      await sleep(startedAt + abortAtMs - performance.now());
+      controller.abort();
+    };
+    await abortIfDue();
+    for await (const event of streamFn(context, streamOptions)) {
+      yield event;
+      if (event.type !== "text_delta") continue;
+      tokens++;
+      await abortIfDue(); // 下一个 token 排在取消之后：先取消，再去要它
+    }
+  };
+}

@@ -7,13 +7,9 @@
  *   - loadExtension：运行时用动态 import() 加载一个扩展文件；
  *   - withExtensions：把循环的事件流先给扩展看一眼，再交给下游。
  *
- * 责任边界：扩展的错误只报告、不上抛，宿主照常往下走。step07 是书里讲解的 93 行；
- * 从 step08 起补上了学习者写扩展时最常犯的几种错误（详见第 8.5 章「写扩展时常见的错误」）：
- *   - 工厂函数注册了一些东西然后抛错：先把注册的东西暂存，工厂成功才一次性装进宿主，失败什么也不留；
- *   - 工厂函数永远不结束：到点报告（extension-checks.ts 的 withTimeLimit）；
- *   - registerTool 的工具缺字段：注册时就拒绝，说出缺了什么；
- *   - 异步观察者的 promise 被拒绝：和同步抛出一样打印 [扩展错误]；
- *   - 观察者改了收到的事件：它拿到的是副本，宿主的原件不受影响。
+ * 责任边界：扩展的错误只报告、不上抛，宿主照常往下走。step07 是书里讲解的 93 行；从 step08 起补上了
+ * 学习者写扩展时最常犯的几种错误（第 8.5 章「写扩展时常见的错误」）：工厂抛错时什么也不留（注册先暂存）、
+ * 工厂永不结束时到点报告、工具缺字段时注册即拒绝、异步观察者的拒绝照样报告、观察者只拿到事件的副本。
  */
 
 import path from "node:path";
@@ -129,9 +125,8 @@ export async function loadExtension(file: string, host: ExtensionHost, timeoutMs
     }
     await (factory as ExtensionFactory)(pi);
   };
-  const seconds = timeoutMs / 1000;
   try {
-    await withTimeLimit(load(), timeoutMs, `扩展 ${name} 的工厂函数 ${seconds} 秒内没有结束（是不是在等一个永远不会来的事件？）`);
+    await withTimeLimit(load(), timeoutMs, `扩展 ${name} 的工厂函数 ${timeoutMs / 1000} 秒内没有结束（是不是在等一个永远不会来的事件？）`);
   } catch (error) {
     state = "failed";
     throw error;

@@ -51,12 +51,7 @@ export function buildAnthropicRequest(config: AnthropicConfig, context: Context)
     if (message.role === "user") {
       messages.push({ role: "user", content: message.content });
     } else if (message.role === "toolResult") {
-      const block: AnthropicBlock = {
-        type: "tool_result",
-        tool_use_id: message.toolCallId,
-        content: message.content,
-        is_error: message.isError === true,
-      };
+      const block: AnthropicBlock = { type: "tool_result", tool_use_id: message.toolCallId, content: message.content, is_error: message.isError === true };
       // Anthropic 没有「工具」角色：结果放进 user 消息，连续几条结果合成一条
       const last = messages.at(-1);
       if (last?.role === "user" && Array.isArray(last.content)) last.content.push(block);
@@ -81,15 +76,7 @@ export function buildAnthropicRequest(config: AnthropicConfig, context: Context)
     max_tokens: config.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     ...(context.systemPrompt ? { system: context.systemPrompt } : {}),
     messages,
-    ...(tools.length > 0
-      ? {
-          tools: tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            input_schema: tool.parameters,
-          })),
-        }
-      : {}),
+    ...(tools.length > 0 ? { tools: tools.map(({ name, description, parameters }) => ({ name, description, input_schema: parameters })) } : {}),
     stream: true,
   };
 }

@@ -1,6 +1,4 @@
-/**
- * 连接一个模型服务需要的设置。两种协议要的东西一样，只在这里写一次。
- */
+/** 连接一个模型服务需要的设置。两种协议要的东西一样，只在这里写一次。 */
 export interface ConnectionConfig {
   /** 服务地址；协议在后面接上自己的路径（OpenAI：/chat/completions，Anthropic：/v1/messages）。 */
   baseUrl: string;

@@ -55,22 +55,12 @@ export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Reco
       for (const block of message.content) {
         if (block.type === "text") text += block.text;
         // 推理不送回去：DeepSeek-R1 等收到 reasoning_content 会直接 400（Pi 的做法不同，见 8.6）
-        else if (block.type === "toolCall") {
-          toolCalls.push({
-            id: block.id,
-            type: "function",
-            // 协议要求参数是 JSON 字符串，而不是对象
-            function: { name: block.name, arguments: JSON.stringify(block.arguments) },
-          });
-        }
+        // 协议要求参数是 JSON 字符串，而不是对象
+        else if (block.type === "toolCall") toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.arguments) } });
       }
       // 既没文字也没工具调用的助手消息，不少服务会直接拒收
       if (text === "" && toolCalls.length === 0) continue;
-      messages.push({
-        role: "assistant",
-        content: text === "" ? null : text,
-        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-      });
+      messages.push({ role: "assistant", content: text === "" ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
     }
   }
   return {
@@ -80,14 +70,7 @@ export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Reco
     // 让最后一块带上 token 用量
     stream_options: { include_usage: true },
     ...(config.maxTokens ? { max_tokens: config.maxTokens } : {}),
-    ...(tools.length > 0
-      ? {
-          tools: tools.map((tool) => ({
-            type: "function",
-            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-          })),
-        }
-      : {}),
+    ...(tools.length > 0 ? { tools: tools.map(({ name, description, parameters }) => ({ type: "function", function: { name, description, parameters } })) } : {}),
   };
 }
 
@@ -113,10 +96,8 @@ class OpenAIDecoder implements WireDecoder {
 
   onEvent(event: SseEvent, reply: ReplyBuilder): void {
     if (this.sawDone || this.failure) return undefined; // 结束之后的内容一概不理
-    if (event.data === "[DONE]") {
-      this.sawDone = true;
-      return undefined;
-    }
+    this.sawDone = event.data === "[DONE]";
+    if (this.sawDone) return undefined;
     const chunk: OpenAIChunk | string = parseChunk(event.data, CHUNK_SHAPE);
     if (typeof chunk === "string") {
       this.failure = chunk;

@@ -109,9 +109,7 @@ function parseArguments(json: string, settled: boolean): Record<string, unknown>
   if (json.trim() === "") return settled ? {} : "参数还没收完";
   try {
     const value: unknown = JSON.parse(json);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      return value as Record<string, unknown>;
-    }
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
     return "参数必须是一个 JSON 对象";
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

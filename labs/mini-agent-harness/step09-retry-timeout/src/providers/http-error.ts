@@ -83,7 +83,6 @@ export function describeStreamCut(error: unknown): string {
   return `流在结束前中断：${reasonOf(error)}`;
 }
 
-
 /** 200 却不是事件流：说清楚来的是什么类型、开头是什么。措辞里的「不是事件流」让重试层认得它、不去重试。 */
 export async function describeNotEventStream(response: Response): Promise<string> {
   // 只读开头：一个写错地址返回的大文件不必整个下载

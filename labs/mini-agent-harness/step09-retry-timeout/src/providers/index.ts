@@ -41,17 +41,9 @@ export function resolveProviderConfig(env: Record<string, string | undefined>): 
   const defaults = DEFAULTS[api];
   const keySource = get("HARNESS_API_KEY") ? "HARNESS_API_KEY" : get(defaults.keyVar) ? defaults.keyVar : undefined;
   const baseUrl = get("HARNESS_BASE_URL");
-  return {
-    ok: true,
-    config: {
-      api,
-      baseUrl: baseUrl ?? defaults.baseUrl,
-      apiKey: keySource ? (get(keySource) ?? "") : "",
-      model: get("HARNESS_MODEL") ?? defaults.model,
-    },
-    configured: keySource !== undefined || baseUrl !== undefined,
-    keySource,
-  };
+  const apiKey = keySource ? (get(keySource) ?? "") : "";
+  const config: ProviderConfig = { api, baseUrl: baseUrl ?? defaults.baseUrl, apiKey, model: get("HARNESS_MODEL") ?? defaults.model };
+  return { ok: true, config, configured: keySource !== undefined || baseUrl !== undefined, keySource };
 }
 
 export function createProviderStream(config: ProviderConfig): StreamFn {
