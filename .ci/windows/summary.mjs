@@ -20,6 +20,9 @@ const ALLOWED = [
   { pattern: /(没有|找不到) ?git/, why: "Wine 的前缀里没有 git.exe" },
   // 不给 Wine 装 Windows 版 Chromium：CHROMIUM_PATH 指向一个不存在的路径（浏览器测试在 Linux 阶段跑）
   { pattern: /没有找到 Chromium/, why: "Wine 里没有 Windows 版 Chromium（浏览器测试在 Linux 阶段跑）" },
+  // Windows 没有 FIFO、字符设备与 Unix 套接字文件，也没有 /dev/full（会话的「不是普通文件」「磁盘已满」用例在 Linux 阶段跑）
+  { pattern: /FIFO、\/dev\/zero 与 Unix 套接字/, why: "Windows 没有 FIFO、/dev/zero 与 Unix 套接字文件" },
+  { pattern: /没有 \/dev\/full/, why: "Windows 没有 /dev/full（ENOSPC 另有模拟的用例）" },
 ];
 
 const normalize = (file) => file.replaceAll("\\", "/");

@@ -14,7 +14,8 @@ export function makeFixtureRoot(prefix: string): string {
 }
 
 export function removeFixtureRoot(root: string): void {
-  fs.rmSync(root, { recursive: true, force: true, maxRetries: 10 });
+  // Windows 上刚被结束的子进程还占着它的工作目录（EBUSY）：多等一会儿再删
+  fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
 }
 
 /** 写文件（路径用正斜杠，自动建目录） */
