@@ -196,8 +196,21 @@ tail -n +1 -f "$tmp/vitest.txt" &
 tail_pid=$!
 # Wine 的缺口（慢，不是错）：Wine 下每起一个 node.exe 都要好几秒，机器忙时更久；有的测试接连起好几个 CLI，
 # 所以把单个测试的上限从 120 秒放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
+# 不在 Wine 里跑的测试文件：Wine 8.0 的缺口（不是 lab 的问题），它们在 Linux 阶段照常跑，这里点名打印出来：
+# - step08、09 的 test/proxy.test.ts：设了 NODE_USE_ENV_PROXY=1 之后，Wine 里 node.exe 的每一次 fetch 连接都失败
+#   （connect UNKNOWN），连直连本机的也一样；上面对 setKeepAlive 的绕行管不到 Node 的环境变量代理那条路。
+# - scripts/test/golden.test.ts：demo 超时后 taskkill /T 结束进程树，Wine 里那个 demo 的目录一直被占着（EBUSY），
+#   测试收尾删不掉临时目录。真正的 Windows 上是否也这样还没验证过（WINDOWS.md 记着）。
+wine_excluded=(
+  "labs/mini-agent-harness/step08-real-model/test/proxy.test.ts"
+  "labs/mini-agent-harness/step09-retry-timeout/test/proxy.test.ts"
+  "scripts/test/golden.test.ts"
+)
+echo "不在 Wine 里跑（Wine 8.0 的缺口，Linux 阶段照常跑）：${wine_excluded[*]}"
+exclude_args=()
+for f in "${wine_excluded[@]}"; do exclude_args+=(--exclude "$f"); done
 winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot --testTimeout=300000 --hookTimeout=300000 \
-  --reporter=json --outputFile.json="$(winpath "$tmp/vitest.json")" \
+  "${exclude_args[@]}" --reporter=json --outputFile.json="$(winpath "$tmp/vitest.json")" \
   --reporter=./.ci/windows/console-by-file-reporter.mjs "$@" </dev/null || test_rc=$?
 sleep 1 # 让 tail 把最后几行打印完
 kill "$tail_pid" 2>/dev/null || true

@@ -14,15 +14,6 @@ const { syncBuiltinESMExports } = require("node:module");
 net.Socket.prototype.setKeepAlive = function setKeepAliveSkippedUnderWine() {
   return this;
 };
-// 同一个缺口的另一条路：带 keepAlive 选项建立的连接（代理、http.Agent）在连上时直接对句柄设 keepAlive，
-// 绕过上面的原型方法；在 Wine 上同样 `connect UNKNOWN`。把这个选项去掉。真正的 Windows 不需要。
-for (const name of ["connect", "createConnection"]) {
-  const original = net[name];
-  net[name] = function connectWithoutKeepAliveUnderWine(...args) {
-    if (args[0] !== null && typeof args[0] === "object") args[0] = { ...args[0], keepAlive: false };
-    return original.apply(this, args);
-  };
-}
 
 // ── 缺口 2：符号链接与 junction ───────────────────────────────────
 // Wine 8.0 的 CreateSymbolicLinkW 报告成功却什么也没建，junction 则失败（ENOTSUP）。
