@@ -113,30 +113,67 @@ describe("三个取消点", () => {
     expect(context.messages.at(-1)).toBe(partial);
   });
 
-  it("取消点三：工具与工具之间检查；正在执行的工具让它跑完（没有第四个取消点）", async () => {
+  it("取消点三：工具与工具之间检查；后面的工具不再开始", async () => {
     const controller = new AbortController();
     const tools = new ToolRegistry();
     const ran: string[] = [];
     tools.register({
-      name: "slow",
-      description: "执行期间按下取消",
+      name: "quick",
+      description: "执行完才按下取消",
       parameters: { type: "object", properties: {} },
-      async execute() {
-        controller.abort(); // 工具执行中途发生取消……
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        ran.push("slow");
-        return { content: "跑完了" }; // ……它仍然跑完，结果也进了上下文
+      execute() {
+        ran.push("quick");
+        controller.abort(); // 取消发生在这个工具里；它同步地交出了结果
+        return { content: "跑完了" };
       },
     });
     tools.register({ name: "next", description: "不该执行", parameters: { type: "object", properties: {} }, execute: () => (ran.push("next"), { content: "x" }) });
     const context = userSays("x");
-    const model = scripted(toolUse(call("1", "slow"), call("2", "next")));
+    const model = scripted(toolUse(call("1", "quick"), call("2", "next")));
     const events = await collect(runAgentLoop({ streamFn: model, context, tools, toolContext, signal: controller.signal }));
-    expect(ran).toEqual(["slow"]);
-    expect(context.messages.at(-1)).toMatchObject({ role: "toolResult", toolName: "slow", content: "跑完了" });
+    expect(ran).toEqual(["quick"]);
     expect(events.at(-1)).toEqual({ type: "abort" });
     expect(model.calls).toBe(1);
   });
+
+  it("step08：工具执行中途按下取消，不陪它等——记一条被取消的结果，它迟到的结果被丢掉", async () => {
+    const controller = new AbortController();
+    const tools = new ToolRegistry();
+    let finish: (value: { content: string }) => void = () => {};
+    tools.register({
+      name: "slow",
+      description: "执行期间按下取消",
+      parameters: { type: "object", properties: {} },
+      execute() {
+        controller.abort(); // 工具开始执行的同一刻就取消了（监听器不能挂得比这晚）
+        return new Promise((resolve) => (finish = resolve));
+      },
+    });
+    const context = userSays("x");
+    const events = await collect(runAgentLoop({ streamFn: scripted(toolUse(call("1", "slow"))), context, tools, toolContext, signal: controller.signal }));
+    expect(context.messages.at(-1)).toEqual({ role: "toolResult", toolCallId: "1", toolName: "slow", content: "工具 slow 被取消", isError: true });
+    expect(events.at(-1)).toEqual({ type: "abort" });
+    finish({ content: "迟到的结果" });
+    await Promise.resolve();
+    expect(context.messages.filter((m) => m.role === "toolResult")).toHaveLength(1);
+  }, 20_000); // 出了毛病时这个测试会一直挂着：只在那时起作用的上限
+
+  it("step08：tool_call 事件交出去、工具还没开始时按下取消：不再开始这个工具，也不挂住", async () => {
+    const controller = new AbortController();
+    const tools = new ToolRegistry();
+    const ran: string[] = [];
+    // 不看信号、永远不结束的工具：要是它被开始了，循环只能靠信号脱身
+    tools.register({ name: "hang", description: "永远不结束", parameters: { type: "object", properties: {} }, execute: () => (ran.push("hang"), new Promise<never>(() => {})) });
+    const context = userSays("x");
+    const events: HarnessEvent[] = [];
+    for await (const event of runAgentLoop({ streamFn: scripted(toolUse(call("1", "hang"))), context, tools, toolContext, signal: controller.signal })) {
+      events.push(event);
+      if (event.type === "tool_call") controller.abort(); // 界面处理 tool_call 的时候（例如正在写会话文件）按了 Ctrl+C
+    }
+    expect(ran).toEqual([]);
+    expect(context.messages.at(-1)).toEqual({ role: "toolResult", toolCallId: "1", toolName: "hang", content: "工具 hang 被取消", isError: true });
+    expect(events.at(-1)).toEqual({ type: "abort" });
+  }, 20_000); // 出了毛病时这个测试会一直挂着：只在那时起作用的上限
 
   it("signal 被透传给 streamFn", async () => {
     const controller = new AbortController();

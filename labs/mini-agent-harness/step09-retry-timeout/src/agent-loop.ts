@@ -138,7 +138,7 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
       }
       yield { type: "tool_call", toolCall };
       // step08：不理会信号的工具（多半是扩展写的）可能永远不结束；Ctrl+C 时不再等它，记一条「被取消」的结果
-      const result = (await untilAborted(tools.execute(toolCall, toolContext), signal)) ?? cancelledResult(toolCall);
+      const result = (await untilAborted(() => tools.execute(toolCall, toolContext), signal)) ?? cancelledResult(toolCall);
       context.messages.push(result);
       yield { type: "message", message: result };
     }
@@ -152,13 +152,17 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
  * 工具本身没有被杀掉：它在后台接着跑，迟到的结果被丢掉。能真正停下它的，
  * 是 step09 交给工具的信号——理会信号的工具会自己收手。
  */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
-  if (!signal) return work;
+function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return start();
+  // 界面处理 tool_call 事件时（比如正在写会话文件）也可能按了 Ctrl+C：这个工具就不开始了
+  if (signal.aborted) return Promise.resolve(undefined);
   let onAbort = (): void => {};
   const aborted = new Promise<undefined>((resolve) => {
     onAbort = () => resolve(undefined);
     signal.addEventListener("abort", onAbort, { once: true });
   });
+  // 先挂监听器再开始工具：工具开始的同一刻就取消的，也收得到（abort 事件不会补发）
+  const work = start();
   // 无论哪边先到，都把监听器摘掉：一个长寿的 signal 不该攒下每个工具留下的监听器
   return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
