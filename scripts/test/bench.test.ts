@@ -8,7 +8,7 @@ import type { BenchResults } from "../lib/bench-runner.ts";
 import { formatValue } from "../lib/bench-runner.ts";
 import { repoRoot } from "../lib/paths.ts";
 import { runNode } from "../lib/run-node.ts";
-import { resolveTsxCli } from "../lib/tsx-cli.ts";
+import { resolveTsxLoader } from "../lib/tsx-cli.ts";
 import { makeFixtureRoot, removeFixtureRoot, stepPath, writeFiles, writeStep } from "./helpers/fixture.ts";
 
 // 只检查 bench 能跑通：表格打印出来、JSON 里有这些数字、每个数字都是有限数。不断言快慢。
@@ -21,7 +21,7 @@ describe("npm run bench -- --quick", () => {
   beforeAll(async () => {
     tmp = makeFixtureRoot("bench");
     const json = path.join(tmp, "latest.json");
-    const run = await runNode([resolveTsxCli(), path.join("scripts", "bench.ts"), "--quick", "--out", json], repoRoot);
+    const run = await runNode(["--import", resolveTsxLoader(), path.join("scripts", "bench.ts"), "--quick", "--out", json], repoRoot); // 不经过 tsx 命令行：少起一个进程
     output = run.output;
     exitCode = run.exitCode;
     results = JSON.parse(fs.readFileSync(json, "utf8")) as BenchResults;
