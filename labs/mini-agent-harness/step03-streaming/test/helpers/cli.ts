@@ -152,7 +152,8 @@ function runNode(cwd: string, nodeArgs: string[], input: string, timeoutMs: numb
 export async function runDemo(): Promise<CliResult> {
   const sessionsDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-sessions-"));
   try {
-    const result = await runScriptWith(tsxLoader, stepRoot, "src/demo.ts", [], "", 60_000, { DEMO_SESSIONS_DIR: sessionsDir });
+    // 上限只防真卡住：demo 经过 tsx 要起好几个进程，负载二三十的两核机器上一分钟不够；比 vitest 的 120 秒短，超时时先打印已有的输出
+    const result = await runScriptWith(tsxLoader, stepRoot, "src/demo.ts", [], "", 110_000, { DEMO_SESSIONS_DIR: sessionsDir });
     const shown = path.relative(stepRoot, sessionsDir).split(path.sep).join("/");
     return { ...result, stdout: result.stdout.split(shown).join(".sessions") };
   } finally {
