@@ -14,7 +14,7 @@ import { EXERCISES, findExercise } from "./lib/exercises/registry.ts";
 import { lineHashes, LINES_FILE, manifestOf, MANIFEST_FILE } from "./lib/exercises/src-unchanged.ts";
 import { repoRoot } from "./lib/paths.ts";
 import { stepDir } from "./lib/steps.ts";
-import { resolveTsxCli } from "./lib/tsx-cli.ts";
+import { resolveTsxLoader } from "./lib/tsx-cli.ts";
 import { walkFiles } from "./lib/walk-files.ts";
 
 const STATE_FILE = path.join(repoRoot, ".exercise-state.json");
@@ -47,10 +47,11 @@ interface Worker {
  * 加载完检查器后停下来等；文件一保存，它立刻开始导入学习者的文件、检查、打印。
  */
 function watch(id: number, workerArgs: string[], dir: string): void {
-  const tsx = resolveTsxCli();
+  // 检查进程直接 node --import tsx：不经过 tsx 命令行，每个少起一个 node 进程（信号由这里自己转交，见 stop）
+  const tsx = resolveTsxLoader();
   const script = fileURLToPath(import.meta.url);
   const startWorker = (): Worker => {
-    const child = spawn(process.execPath, [tsx, script, "--watch-worker", String(id), ...workerArgs], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = spawn(process.execPath, ["--import", tsx, script, "--watch-worker", String(id), ...workerArgs], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     const ready = new Promise<boolean>((resolve) => {
       child.once("message", () => resolve(true));
       child.once("exit", () => resolve(false));

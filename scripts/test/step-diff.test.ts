@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareSteps, formatStepDiff } from "../lib/step-diff.ts";
 import { makeFixtureRoot, removeFixtureRoot, writeFiles, writeStep } from "./helpers/fixture.ts";
 import { runStepDiff } from "../lib/step-diff-cli.ts";
+import { resolveTsxLoader } from "../lib/tsx-cli.ts";
 
 describe("步骤对比（npm run diff）", () => {
   let root: string;
@@ -120,7 +120,7 @@ describe("步骤对比（npm run diff）", () => {
   });
 
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "step-diff.ts");
-  const run = (...args: string[]) => spawnSync(process.execPath, [createRequire(import.meta.url).resolve("tsx/cli"), script, ...args], { encoding: "utf8" });
+  const run = (...args: string[]) => spawnSync(process.execPath, ["--import", resolveTsxLoader(), script, ...args], { encoding: "utf8" }); // 和 npm run diff 同一个脚本；不经过 tsx 命令行，少起一个进程
 
   // 用法错误在进程内检查（每次起 tsx 要半秒多 CPU）；下面那个用例经过真正的命令行
   const runHere = (...args: string[]) => {

@@ -26,7 +26,7 @@ describe("npm run view", { timeout: 120_000 }, () => {
   it("step07 的演示会话：打印页面路径，页面是自包含的 HTML", async () => {
     const file = copyFixture("step07-demo.jsonl", "demo.jsonl");
     const out = path.join(path.dirname(file), "page.html");
-    const result = await runViewer([file, "--step", "07", "--out", out]);
+    const result = await runViewer([file, "--step", "07", "--out", out], undefined, "tsx"); // 和 npm run view 一样经过 tsx
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("消息 6，轮次 3，已取消 1");

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { makeSandbox, removeSandbox, runCli, tsxLoader } from "./helpers/cli.js";
+import { mainArgs, makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
 
 let sandbox: string;
 beforeEach(() => {
@@ -129,7 +129,7 @@ if (noSignals) console.warn("[跳过] SIGINT 测试：Windows 不能向别的进
 
 describe.skipIf(noSignals)("SIGINT（没有终端时信号直接落到 process 上）", () => {
   it("回复途中：取消这一轮、进程还活着；空闲时：再见。并以 0 退出", async () => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, "src/main.ts"], { cwd: sandbox, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, mainArgs(sandbox, []), { cwd: sandbox, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     const waitFor = (text: string, from = 0): Promise<void> =>
       new Promise((resolve, reject) => {

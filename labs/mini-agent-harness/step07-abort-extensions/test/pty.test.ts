@@ -8,10 +8,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, type TestContext } from "vitest";
 
-import { makeSandbox, removeSandbox, stepRoot, testLoader, tsxCli } from "./helpers/cli.js";
+import { mainArgs, makeSandbox, removeSandbox, stepRoot, tsxCli } from "./helpers/cli.js";
 
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
-const python = process.platform === "win32" ? undefined : ["python3", "python"].find((cmd) => spawnSync(cmd, ["-c", "import pty"]).status === 0);
+// 记下解释器的真实路径：python3 可能是 pyenv 之类的 shell 垫片，每次经过它都要多起一串 bash 进程
+const python = process.platform === "win32" ? undefined : ["python3", "python"].map((cmd) => spawnSync(cmd, ["-c", "import pty, sys; print(sys.executable)"], { encoding: "utf8" })).find((probe) => probe.status === 0)?.stdout.trim() || undefined;
 // CI=true 时缺了 python3 不许悄悄跳过，而是失败并说出缺了什么（Windows 除外：它本来就没有 POSIX 伪终端，见 .ci/skip-allow-list.txt）
 const mustRun = process.env.CI === "true" && process.platform !== "win32";
 if (!python && !mustRun) console.warn("[跳过] 伪终端测试：找不到带 pty 模块的 python3（Windows 没有 POSIX 伪终端）");
@@ -25,10 +26,10 @@ interface Report {
 /**
  * 在伪终端里按脚本驱动 CLI。异步起进程：三个用例可以同时跑，互不等待。
  * via "tsx"：和 npm start 一样经过 tsx 命令行（它自己再起一个 node 子进程，终端里的 Ctrl+C 两个进程都会收到）；
- * via "loader"：直接 node --import 测试用的轻量加载器，省一个进程。
+ * via "node"：直接 node 测试用的打包文件（见 helpers/cli.ts 的 mainArgs），省一个进程。
  */
-function drive(cwd: string, script: object[], via: "tsx" | "loader" = "loader"): Promise<Report> {
-  const cli = via === "tsx" ? [tsxCli, "src/main.ts"] : ["--import", testLoader, "src/main.ts"];
+function drive(cwd: string, script: object[], via: "tsx" | "node" = "node"): Promise<Report> {
+  const cli = via === "tsx" ? [tsxCli, "src/main.ts"] : mainArgs(cwd, []);
   return new Promise((resolve, reject) => {
     const child = spawn(python!, [driver, JSON.stringify(script), process.execPath, ...cli], { cwd, env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";

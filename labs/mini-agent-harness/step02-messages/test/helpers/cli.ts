@@ -6,11 +6,14 @@
  */
 
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+
+import { cachedFile, esbuild } from "./ts-loader/cache.mjs";
 
 /** 本步骤的根目录。 */
 export const stepRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -25,10 +28,10 @@ export const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
 export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /**
- * runCli / runScript 用的轻量加载器（test/helpers/ts-loader/）：只去掉类型，转换结果按内容缓存。
- * 跑的仍是真实的 src/main.ts、真实的进程与标准输入输出，只是每个进程省下约 0.3 秒 CPU：
- * 一个步骤的测试要起几十个 CLI 进程。npm start 走的 tsx 仍有测试覆盖：golden.test.ts（runScriptWith(tsxLoader, …)），
- * 以及（从 step07 起）SIGINT 与伪终端的测试。
+ * 轻量加载器（test/helpers/ts-loader/）：CLI 进程带着 .ts 扩展时挂上它：只去掉类型，转换结果按内容缓存。
+ * 跑的仍是真实的源码、真实的进程与标准输入输出，只是每个进程比 tsx 省下约 0.3 秒 CPU；其余的连它也不要（见 scriptArgs）。
+ * npm start 走的 tsx 仍有测试覆盖：golden.test.ts（runScriptWith(tsxLoader, …)），
+ * 以及（从 step07 起）pty.test.ts 里经过 tsx 命令行的那个 Ctrl+C 用例（其余 SIGINT 与伪终端的测试测的是信号，不是加载方式）。
  */
 export const testLoader = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "ts-loader", "register.mjs")).href;
 
@@ -58,9 +61,53 @@ export function runCli(cwd: string, args: string[], input: string, timeoutMs = 6
   return runScript(cwd, "src/main.ts", args, input, timeoutMs);
 }
 
-/** 运行 cwd 下的一个 .ts 脚本（用轻量加载器 testLoader），收集输出。超时则杀掉进程并让测试失败。 */
+/** 在副本 cwd 里运行 src/main.ts 的 node 参数（见 scriptArgs）。 */
+export function mainArgs(cwd: string, args: string[]): string[] {
+  return scriptArgs(cwd, "src/main.ts", args);
+}
+
+/**
+ * 在 cwd 里运行 script（.ts）的 node 参数。
+ *
+ * 一个步骤的测试要起几十个子进程，每个都让加载器线程逐个转换、解析一二十个模块，CPU 花得比测试本身还多。
+ * 所以这里先把 script 用 esbuild 打成一个 .mjs（按内容缓存，同一份源码只打一次），子进程直接 node 它：
+ * 每个进程省下约 0.18 秒 CPU（约 0.32 → 0.14 秒）。跑的仍是 src/ 里的代码、真实的进程与标准输入输出。
+ * 用 import.meta.url 找项目根目录的脚本（main.ts），打包文件要放回它旁边，根目录才不变：
+ * 这只在临时副本里做，不往仓库的 src/ 里写文件。
+ */
+export function scriptArgs(cwd: string, script: string, args: string[]): string[] {
+  const entry = path.resolve(cwd, script);
+  const needsOwnPlace = fs.readFileSync(entry, "utf8").includes("import.meta.url");
+  if (needsOwnPlace && path.resolve(cwd) === stepRoot) return ["--import", testLoader, script, ...args];
+  // 扩展是运行时才 import 的 .ts，打包替不了它：这时再挂上轻量加载器（它只需转换扩展那一两个文件）
+  const tsExtension = args.some((arg, i) => args[i - 1] === "--extension" && /\.m?ts$/.test(arg));
+  const loader = tsExtension ? ["--import", testLoader] : [];
+  let bundle = bundled(entry);
+  if (needsOwnPlace) {
+    const beside = entry.replace(/\.ts$/, ".test-bundle.mjs");
+    fs.copyFileSync(bundle, beside); // 每次都复制：测试若改了副本里的源码，旁边这份也跟着换
+    bundle = beside;
+  }
+  return [...loader, bundle, ...args];
+}
+
+/** 把 entry 连同它 import 的一切打成一个 .mjs，返回缓存里那个文件。 */
+function bundled(entry: string): string {
+  const hash = createHash("sha256").update(esbuild().version).update(path.basename(entry));
+  const dir = path.dirname(entry);
+  for (const name of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
+    const file = path.join(dir, name);
+    if (name.endsWith(".ts") && fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
+  }
+  return cachedFile("bundles", `${hash.digest("hex")}.mjs`, () => {
+    const options = { entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "error" };
+    return esbuild().buildSync(options).outputFiles[0]!.contents;
+  });
+}
+
+/** 运行 cwd 下的一个 .ts 脚本（怎么运行见 scriptArgs），收集输出。超时则杀掉进程并让测试失败。 */
 export function runScript(cwd: string, script: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
-  return runScriptWith(testLoader, cwd, script, args, input, timeoutMs);
+  return runNode(cwd, scriptArgs(cwd, script, args), input, timeoutMs, {});
 }
 
 /**
@@ -68,8 +115,13 @@ export function runScript(cwd: string, script: string, args: string[], input: st
  * 和 npm run demo / npm start 一样经过 tsx，每个步骤都有测试走这条路。
  */
 export function runScriptWith(loader: string, cwd: string, script: string, args: string[], input: string, timeoutMs = 60_000, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return runNode(cwd, ["--import", loader, script, ...args], input, timeoutMs, env);
+}
+
+/** 用当前的 node 跑 nodeArgs，把 input 整个写进标准输入后关闭，收集输出。超时则杀掉进程并让测试失败。 */
+function runNode(cwd: string, nodeArgs: string[], input: string, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", loader, script, ...args], {
+    const child = spawn(process.execPath, nodeArgs, {
       cwd,
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -92,7 +144,7 @@ export function runScriptWith(loader: string, cwd: string, script: string, args:
 }
 
 /**
- * 跑 demo，和 npm run demo 一样经过 tsx（其余 CLI 测试用的是轻量加载器）。
+ * 跑 demo，和 npm run demo 一样经过 tsx（其余 CLI 测试跑的是打包文件，见 scriptArgs）。
  * demo 的会话文件（step06 起才有）写进这次调用自己的临时目录（demo.ts 读 DEMO_SESSIONS_DIR）：
  * 几份 npm test 同时跑时不会抢同一个 .sessions/demo.jsonl，也不碰学习者自己的。
  * demo 若打印会话文件的路径（step06 的第二个进程会），换回默认的 .sessions，golden 里写的是它。
@@ -100,7 +152,8 @@ export function runScriptWith(loader: string, cwd: string, script: string, args:
 export async function runDemo(): Promise<CliResult> {
   const sessionsDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-sessions-"));
   try {
-    const result = await runScriptWith(tsxLoader, stepRoot, "src/demo.ts", [], "", 60_000, { DEMO_SESSIONS_DIR: sessionsDir });
+    // 上限只防真卡住：demo 经过 tsx 要起好几个进程，负载二三十的两核机器上一分钟不够；比 vitest 的 120 秒短，超时时先打印已有的输出
+    const result = await runScriptWith(tsxLoader, stepRoot, "src/demo.ts", [], "", 110_000, { DEMO_SESSIONS_DIR: sessionsDir });
     const shown = path.relative(stepRoot, sessionsDir).split(path.sep).join("/");
     return { ...result, stdout: result.stdout.split(shown).join(".sessions") };
   } finally {

@@ -161,7 +161,7 @@ function runNode(cwd: string, nodeArgs: string[], input: string, env: NodeJS.Pro
 }
 
 /**
- * 跑 demo，和 npm run demo 一样经过 tsx（其余 CLI 测试用的是轻量加载器）。
+ * 跑 demo，和 npm run demo 一样经过 tsx（其余 CLI 测试跑的是打包文件，见 scriptArgs）。
  * demo 的会话文件（step06 起才有）写进这次调用自己的临时目录（demo.ts 读 DEMO_SESSIONS_DIR）：
  * 几份 npm test 同时跑时不会抢同一个 .sessions/demo.jsonl，也不碰学习者自己的。
  * demo 若打印会话文件的路径（step06 的第二个进程会），换回默认的 .sessions，golden 里写的是它。
@@ -169,7 +169,8 @@ function runNode(cwd: string, nodeArgs: string[], input: string, env: NodeJS.Pro
 export async function runDemo(): Promise<CliResult> {
   const sessionsDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-sessions-"));
   try {
-    const result = await runScriptWith(tsxLoader, stepRoot, "src/demo.ts", [], "", { DEMO_SESSIONS_DIR: sessionsDir });
+    // 上限只防真卡住：demo 经过 tsx 要起好几个进程，负载二三十的两核机器上一分钟不够；比 vitest 的 120 秒短，超时时先打印已有的输出
+    const result = await runScriptWith(tsxLoader, stepRoot, "src/demo.ts", [], "", { DEMO_SESSIONS_DIR: sessionsDir }, 110_000);
     const shown = path.relative(stepRoot, sessionsDir).split(path.sep).join("/");
     return { ...result, stdout: result.stdout.split(shown).join(".sessions") };
   } finally {

@@ -1,5 +1,5 @@
 // 测试辅助共用的两样东西：tsx 自带的 esbuild，以及按内容缓存在系统临时目录里的生成文件
-// （加载器 hooks.mjs 的转换结果；step08 起还有 test/helpers/cli.ts 给 CLI 子进程打的包）。
+// （加载器 hooks.mjs 的转换结果，以及 test/helpers/cli.ts 给 CLI 子进程打的包）。
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
