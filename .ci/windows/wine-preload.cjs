@@ -17,7 +17,7 @@ const { syncBuiltinESMExports } = require("node:module");
 // 最小的重现见 WINDOWS.md「Wine 的缺口」。真正的 Windows（10 起都认 TCP_KEEPALIVE）不需要。
 const setKeepAlive = net.Socket.prototype.setKeepAlive;
 net.Socket.prototype.setKeepAlive = function setKeepAliveAfterConnectUnderWine(...args) {
-  if (this.connecting) this.once("connect", () => setKeepAlive.apply(this, args));
+  if (this.connecting || !this._handle) this.once("connect", () => setKeepAlive.apply(this, args));
   else setKeepAlive.apply(this, args);
   return this;
 };
