@@ -42,7 +42,9 @@ export function makeSandbox(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "学 C# 的 100% 笔记-"));
   for (const name of ["src", "extensions", "package.json"]) {
     const from = path.join(stepRoot, name);
-    if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true });
+    // filter 不是多余的：没有它时 Windows 上的 Node 22、24 走原生的快速复制，路径里有汉字等非 ASCII 字符就什么也不复制
+    // （或者整个进程崩掉，nodejs/node#61878、#54476）；有 filter 就走 JS 的复制，没有这个问题
+    if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true, filter: () => true });
   }
   // 本地脚本服务器是仓库里的工具包（labs/scripted-provider/），不在 src/ 里：让副本也找得到它
   const provider = path.resolve(stepRoot, "..", "..", "scripted-provider");
