@@ -205,8 +205,8 @@ tail -n +1 -f "$tmp/vitest.txt" &
 tail_pid=$!
 # Wine 的缺口（慢，不是错）：Wine 下每起一个 node.exe 都要好几秒，机器忙时更久；有的测试接连起好几个 CLI，
 # 所以把单个测试的上限从 120 秒放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
-# Wine 的缺口（慢，不是错）：Wine 里每个 node.exe 的系统调用都要经过同一个 wineserver，同时起的 node.exe 越多，
-# 每一个就越慢；测试辅助函数给每个 CLI 子进程 60 秒的防卡死上限（test/helpers/cli.ts），机器一忙，4 个 worker
+# Wine 的缺口（慢，不是错）：Wine 里 node.exe 的许多调用（起进程、句柄、文件、同步）都要经过同一个 wineserver，
+# 同时起的 node.exe 越多，每一个就越慢；测试辅助函数给每个 CLI 子进程 60 秒的防卡死上限（test/helpers/cli.ts），机器一忙，4 个 worker
 # 各起一串 CLI 时，这个上限被慢出来的进程碰到过（step01 的 golden 测试，load 20 时）。所以这里只开 2 个 worker
 # （根目录 vitest.config.ts 在 Linux 上开 4 个）：同时在跑的 node.exe 少一半，两核照样都占满。真正的 Windows 不需要。
 # 以前不在 Wine 里跑的三个文件（step08、09 的 test/proxy.test.ts，scripts/test/golden.test.ts）现在照常跑：
