@@ -205,13 +205,13 @@ tail -n +1 -f "$tmp/vitest.txt" &
 tail_pid=$!
 # Wine 的缺口（慢，不是错）：Wine 下每起一个 node.exe 都要好几秒，机器忙时更久；有的测试接连起好几个 CLI，
 # 所以把单个测试的上限从 120 秒放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
-# Wine 的缺口（慢，不是错）：Wine 里 node.exe 的许多调用（起进程、句柄、文件、同步）都要经过同一个 wineserver，
-# 同时起的 node.exe 越多，每一个就越慢；测试辅助函数给每个 CLI 子进程 60 秒的防卡死上限（test/helpers/cli.ts），机器一忙，4 个 worker
-# 各起一串 CLI 时，这个上限被慢出来的进程碰到过（step01 的 golden 测试，load 20 时）。所以这里只开 2 个 worker
-# （根目录 vitest.config.ts 在 Linux 上开 4 个）：同时在跑的 node.exe 少一半，两核照样都占满。真正的 Windows 不需要。
+# worker 数与 Linux 一样（根目录 vitest.config.ts 的 4 个）。试过 2 个：同时在跑的 node.exe 少一半，可整套测试慢了很多
+# （load 20–30 时 1313 秒对 768 秒，step05+06 的 272 个测试 302 秒对 183 秒，负载不完全一样）。机器被别的任务占满时，
+# 测试辅助函数给每个 CLI 子进程的 60 秒防卡死上限（test/helpers/cli.ts）碰到过一次（load 22、nice 19）；那时用
+# `--maxWorkers=2` 更稳（那次全部通过），代价是慢。
 # 以前不在 Wine 里跑的三个文件（step08、09 的 test/proxy.test.ts，scripts/test/golden.test.ts）现在照常跑：
 # 它们的失败是上面两个缺口（TCP_KEEPALIVE 的补丁没进子进程、taskkill 不认 /T），已经绕开，见 WINDOWS.md。
-winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot --testTimeout=300000 --hookTimeout=300000 --maxWorkers=2 \
+winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot --testTimeout=300000 --hookTimeout=300000 \
   --reporter=json --outputFile.json="$(winpath "$tmp/vitest.json")" \
   --reporter=./.ci/windows/console-by-file-reporter.mjs "$@" </dev/null || test_rc=$?
 sleep 1 # 让 tail 把最后几行打印完
