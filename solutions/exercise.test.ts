@@ -74,7 +74,9 @@ function copyStep(exercise: Exercise, base = fs.mkdtempSync(path.join(os.tmpdir(
   const dir = path.join(base, exercise.step);
   for (const name of ["src", "extensions", "package.json"]) {
     const from = path.join(realStep(exercise), name);
-    if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true });
+    // filter 不是多余的：没有它时 Windows 上的 Node 22、24 走原生的快速复制，路径里有汉字等非 ASCII 字符就什么也不复制
+    // （或者整个进程崩掉，nodejs/node#61878、#54476）；有 filter 就走 JS 的复制，没有这个问题
+    if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true, filter: () => true });
   }
   // 学习者可能正在真实的步骤里做这个练习（例如 extensions/reverse.ts 已经写了一半）：副本里不要它
   fs.rmSync(path.join(dir, ...exercise.file.split("/")), { force: true });

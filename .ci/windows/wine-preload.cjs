@@ -7,12 +7,41 @@ const net = require("node:net");
 const path = require("node:path");
 const { syncBuiltinESMExports } = require("node:module");
 
-// ── 缺口 1：连接前的 setKeepAlive ─────────────────────────────────
-// fetch（undici）在 socket 连上之前就调用 setKeepAlive；在 Wine 8.0 上这会让每一次连接都失败，
-// 报 `connect UNKNOWN 127.0.0.1:…`（普通的 net.connect、http.get 不受影响）。
-// 这里把它变成什么也不做：本地测试的连接都很短，用不到 keep-alive。真正的 Windows 不需要。
-net.Socket.prototype.setKeepAlive = function setKeepAliveSkippedUnderWine() {
+// ── 缺口 1：TCP_KEEPALIVE ─────────────────────────────────────────
+// Windows 上 libuv 打开 keep-alive 是两次 setsockopt：SO_KEEPALIVE，再 (IPPROTO_TCP, TCP_KEEPALIVE=3, 秒数)。
+// Wine 8.0 不认识后一个（WINEDEBUG=+winsock 打印 `fixme:winsock:setsockopt Unknown IPPROTO_TCP optname 0x00000003`，
+// 返回 WSAENOPROTOOPT，libuv 把它报成 UNKNOWN）。连上之后再调用时 Node 不看这个返回值，什么事也没有；
+// 可 fetch（undici）在 socket 还没连上时就调用 setKeepAlive，libuv 记下它、到 connect 时才设，失败就让
+// 整个连接失败：`connect UNKNOWN 127.0.0.1:…`（普通的 net.connect、http.get 不调用它，不受影响）。
+// 这里把「还没连上时」的调用推迟到 'connect' 之后：那时 SO_KEEPALIVE 照样设上，只有 Wine 不认的那一半被忽略。
+// 最小的重现见 WINDOWS.md「Wine 的缺口」。真正的 Windows（10 起都认 TCP_KEEPALIVE）不需要。
+const setKeepAlive = net.Socket.prototype.setKeepAlive;
+net.Socket.prototype.setKeepAlive = function setKeepAliveAfterConnectUnderWine(...args) {
+  if (this.connecting || !this._handle) this.once("connect", () => setKeepAlive.apply(this, args));
+  else setKeepAlive.apply(this, args);
   return this;
+};
+
+// ── 缺口 1 的续：子进程换掉了 NODE_OPTIONS ────────────────────────
+// 这个文件靠 NODE_OPTIONS=--require 装进每个 node.exe。有的测试为了让子进程不受开发者自己 shell 的影响，
+// 起 CLI 时把 NODE_OPTIONS 去掉或换掉（step08、09 的 test/proxy.test.ts 去掉了它，免得混进 --use-env-proxy），
+// 那个子进程里就没有上面的绕行，它的每一次 fetch 都 `connect UNKNOWN`——看起来像「环境变量代理在 Wine 里坏了」，
+// 其实只是这个补丁没装上。所以起的子进程若还是 node.exe，就把 --require 这个文件补回它的 NODE_OPTIONS
+// （只加这一项，测试设的别的选项原样保留）。只管 Wine 自己的缺口；真正的 Windows 不需要。
+const { ChildProcess } = require("node:child_process");
+const preloadOption = `--require ${__filename}`;
+const spawnChild = ChildProcess.prototype.spawn;
+ChildProcess.prototype.spawn = function spawnWithWinePreload(options) {
+  const file = options && typeof options.file === "string" ? options.file : "";
+  if (file.toLowerCase() === process.execPath.toLowerCase() && Array.isArray(options.envPairs)) {
+    const index = options.envPairs.findIndex((pair) => pair.slice(0, pair.indexOf("=")).toUpperCase() === "NODE_OPTIONS");
+    if (index === -1) options.envPairs.push(`NODE_OPTIONS=${preloadOption}`);
+    else if (!options.envPairs[index].includes(__filename)) {
+      const [name, ...value] = options.envPairs[index].split("=");
+      options.envPairs[index] = `${name}=${preloadOption} ${value.join("=")}`.trimEnd();
+    }
+  }
+  return spawnChild.call(this, options);
 };
 
 // ── 缺口 2：符号链接与 junction ───────────────────────────────────

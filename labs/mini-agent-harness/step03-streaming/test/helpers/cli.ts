@@ -37,10 +37,14 @@ export const testLoader = pathToFileURL(path.join(path.dirname(fileURLToPath(imp
 
 /** 复制 src/ 与 extensions/ 到一个新的临时目录，返回它的路径。 */
 export function makeSandbox(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-test-"));
+  // 目录名像学习者自己起的：空格、汉字、# 和 %。路径拼错（如 "file://" + 路径，# 之后成了 URL 的片段）的代码在这里就坏，
+  // Linux 与 Windows 上都一样；只有 path 与 pathToFileURL 才对
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "学 C# 的 100% 笔记-"));
   for (const name of ["src", "extensions", "package.json"]) {
     const from = path.join(stepRoot, name);
-    if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true });
+    // filter 不是多余的：没有它时 Windows 上的 Node 22、24 走原生的快速复制，路径里有汉字等非 ASCII 字符就什么也不复制
+    // （或者整个进程崩掉，nodejs/node#61878、#54476）；有 filter 就走 JS 的复制，没有这个问题
+    if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true, filter: () => true });
   }
   return dir;
 }
