@@ -312,6 +312,59 @@ describe("Session.close", () => {
   });
 });
 
+describe("Session：打开、新建与最近的文件", () => {
+  it("新会话没有历史消息；打开的会话 close 同样放开锁", () => {
+    const file = path.join(dir, "fresh.jsonl");
+    expect(Session.create(file).messages()).toEqual([]);
+    fs.writeFileSync(file, entry("e1", null, user("一")) + "\n");
+    const session = Session.open(file);
+    expect(fs.existsSync(`${file}.lock`)).toBe(true);
+    session.close();
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it("latestFile：三个文件里取最近写过的；文件夹里没有会话文件时是 undefined", () => {
+    expect(Session.latestFile(dir)).toBeUndefined();
+    fs.writeFileSync(path.join(dir, "notes.txt"), "不是会话");
+    expect(Session.latestFile(dir)).toBeUndefined();
+    const names = ["b.jsonl", "c.jsonl", "a.jsonl"];
+    names.forEach((name, i) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, entry("e1", null, user(name)) + "\n");
+      const when = new Date(Date.now() - (3 - i) * 60_000); // b 最早、a 最晚
+      fs.utimesSync(file, when, when);
+    });
+    expect(Session.latestFile(dir)).toBe(path.join(dir, "a.jsonl"));
+  });
+
+  it("没有另外指定 warn 时，写不进去的那句话打印到标准错误", () => {
+    const session = Session.create(path.join(dir, "stderr.jsonl"));
+    const printed: unknown[] = [];
+    vi.spyOn(console, "error").mockImplementation((line) => void printed.push(line));
+    vi.spyOn(fs, "appendFileSync").mockImplementation(() => {
+      throw Object.assign(new Error("EIO"), { code: "EIO" });
+    });
+    session.append(user("一"));
+    expect(printed).toEqual([expect.stringMatching(/^\[会话未保存\] stderr\.jsonl：磁盘读写出错（EIO）/)]);
+  });
+});
+
+describe("loadSession：空行与 BOM", () => {
+  it("空行和只有空白的行跳过", () => {
+    const file = path.join(dir, "blank.jsonl");
+    fs.writeFileSync(file, entry("e1", null, user("一")) + "\n\n   \n\t\n" + entry("e2", "e1", user("二")) + "\n");
+    const loaded = loadSession(file);
+    expect(loaded.messages).toEqual([user("一"), user("二")]);
+    expect("repair" in loaded).toBe(false); // 文件完好：结果里没有要修补的地方
+  });
+
+  it("只有文件开头的 BOM 跳过：第 2 行开头的 BOM 是坏行", () => {
+    const file = path.join(dir, "bom2.jsonl");
+    fs.writeFileSync(file, entry("e1", null, user("一")) + "\n\uFEFF" + entry("e2", "e1", user("二")) + "\n");
+    expect(() => loadSession(file)).toThrow("会话文件 bom2.jsonl 第 2 行不是合法的 JSON");
+  });
+});
+
 describe("写不进去时说的是哪一条", () => {
   function failingAppend(): void {
     vi.spyOn(fs, "appendFileSync").mockImplementation(() => {
@@ -368,6 +421,21 @@ describe("entryLine：JSON 本来就会改写的值不算对不上", () => {
     expect(() => entryLine(Object.assign(Object.create(asObject) as object, { list: [1] }), 1000)).toThrow("对不上");
     const shorter = { toJSON: () => ({ list: [1] }) };
     expect(() => entryLine(Object.assign(Object.create(shorter) as object, { list: [1, 2] }), 1000)).toThrow("对不上");
+  });
+
+  /** 一个 toJSON 被换掉的对象：JSON.stringify 写出的是 written，而它自己的字段是 own。 */
+  const tampered = (written: unknown, own: object): object => Object.assign(Object.create({ toJSON: () => written }) as object, own);
+  /** 同上，但它是一个真的数组（toJSON 放在它自己身上：不是下标，不参与比较）。 */
+  const tamperedArray = (written: unknown, items: unknown[]): unknown[] => Object.assign([...items], { toJSON: () => written });
+
+  it("写出的比原来多：多一个字段、数组多一项、对象或数组换成了别的形状，都算对不上", () => {
+    expect(() => entryLine(tampered({ a: 1, b: 2 }, { a: 1 }), 1000)).toThrow("对不上");
+    expect(() => entryLine({ list: tamperedArray([1, 2], [1]) }, 1000)).toThrow("对不上");
+    expect(() => entryLine({ list: tamperedArray({ 0: 1, length: 1 }, [1]) }, 1000)).toThrow("对不上");
+    expect(() => entryLine({ list: tamperedArray([1], [1]) }, 1000)).not.toThrow(); // 替身本身没有改写时照常写
+    expect(() => entryLine(tampered([], {}), 1000)).toThrow("对不上");
+    expect(() => entryLine(tampered("{}", {}), 1000)).toThrow("对不上");
+    expect(() => entryLine({ inner: tampered(null, {}) }, 1000)).toThrow("对不上");
   });
 
   it("一行的上限按字节算，正好等于上限时照常写", () => {
