@@ -349,7 +349,40 @@ describe("Session：打开、新建与最近的文件", () => {
   });
 });
 
+describe("新条目的编号", () => {
+  it("接着文件里最大的编号往下排：多位数的编号、不按顺序排的编号都算", () => {
+    const file = path.join(dir, "numbers.jsonl");
+    fs.writeFileSync(file, entry("e9", null, user("九")) + "\n" + entry("e12", "e9", user("十二")) + "\n" + entry("e3", "e12", user("三")) + "\n");
+    const session = Session.open(file);
+    session.append(user("新"));
+    const last = JSON.parse(fs.readFileSync(file, "utf8").trimEnd().split("\n").at(-1) ?? "{}");
+    expect([last.id, last.parentId]).toEqual(["e13", "e3"]);
+  });
+});
+
+describe("不像会话文件时说的话", () => {
+  it.each([
+    ["第一行不是 JSON", "你好，这是一份笔记\n", "notes.jsonl 不像会话文件（第 1 行不是 JSON），没有改动它"],
+    ["第一行是 JSON、却不是条目", "null\n", "notes.jsonl 不像会话文件（第 1 行：应当是一个 JSON 对象，收到的是 null），没有改动它"],
+    ["空行之后的第一条不是条目", '\n{"type":"message"}\n', "notes.jsonl 不像会话文件（第 2 行：缺少字符串字段 id，收到的是 undefined），没有改动它"],
+  ])("%s", (_label, content, said) => {
+    const file = path.join(dir, "notes.jsonl");
+    fs.writeFileSync(file, content);
+    expect(() => loadSession(file)).toThrow(new Error(said));
+    expect(fs.readFileSync(file, "utf8")).toBe(content);
+  });
+});
+
 describe("loadSession：空行与 BOM", () => {
+  it("最后一行完整、只少了换行：要修补的是补一个换行；只有空白、没有条目的文件不修补", () => {
+    const file = path.join(dir, "nonl.jsonl");
+    fs.writeFileSync(file, entry("e1", null, user("一")));
+    expect(loadSession(file).repair).toEqual({ appendNewline: true });
+    fs.writeFileSync(file, "   ");
+    expect(loadSession(file)).toEqual({ entries: [], messages: [] });
+    expect("repair" in loadSession(file)).toBe(false);
+  });
+
   it("空行和只有空白的行跳过", () => {
     const file = path.join(dir, "blank.jsonl");
     fs.writeFileSync(file, entry("e1", null, user("一")) + "\n\n   \n\t\n" + entry("e2", "e1", user("二")) + "\n");
