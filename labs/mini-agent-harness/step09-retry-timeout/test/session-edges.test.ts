@@ -468,7 +468,14 @@ describe("entryLine：JSON 本来就会改写的值不算对不上", () => {
     expect(() => entryLine({ list: tamperedArray([1], [1]) }, 1000)).not.toThrow(); // 替身本身没有改写时照常写
     expect(() => entryLine(tampered([], {}), 1000)).toThrow("对不上");
     expect(() => entryLine(tampered("{}", {}), 1000)).toThrow("对不上");
+    expect(() => entryLine(tampered("", {}), 1000)).toThrow("对不上"); // 空串、数字没有字段：只看字段数会被它们骗过
+    expect(() => entryLine(tampered(5, {}), 1000)).toThrow("对不上");
     expect(() => entryLine({ inner: tampered(null, {}) }, 1000)).toThrow("对不上");
+  });
+
+  it("值为函数的字段本来就不写出：不算对不上", () => {
+    const withMethod = { role: "user", content: "一", describe: () => "一条消息" };
+    expect(entryLine(withMethod, 1000)).toBe('{"role":"user","content":"一"}\n');
   });
 
   it("一行的上限按字节算，正好等于上限时照常写", () => {
