@@ -461,6 +461,10 @@ describe("entryLine：JSON 本来就会改写的值不算对不上", () => {
   /** 同上，但它是一个真的数组（toJSON 放在它自己身上：不是下标，不参与比较）。 */
   const tamperedArray = (written: unknown, items: unknown[]): unknown[] => Object.assign([...items], { toJSON: () => written });
 
+  it("NaN 写出来必须是 null：别的数冒充不了它", () => {
+    expect(() => entryLine(tampered({ n: 5 }, { n: Number.NaN }), 1000)).toThrow("对不上");
+  });
+
   it("写出的比原来多：多一个字段、数组多一项、对象或数组换成了别的形状，都算对不上", () => {
     expect(() => entryLine(tampered({ a: 1, b: 2 }, { a: 1 }), 1000)).toThrow("对不上");
     expect(() => entryLine({ list: tamperedArray([1, 2], [1]) }, 1000)).toThrow("对不上");
