@@ -1,4 +1,5 @@
-// 用法：npm run mutation [-- --mutate src/retry/backoff.ts [--mutate src/guard.ts …]] [--concurrency 1] [--ignore-static]
+// 用法：npm run mutation [-- --mutate src/retry/backoff.ts [--mutate src/guard.ts …]] [--concurrency 1] [--ignore-static] [--incremental]
+//       npm run mutation -- --summary-only   （不重跑，只按上次的报告重新汇总）
 // 用 StrykerJS 变异第 09 步的 src/，用第 09 步自己的测试去杀，然后打印每个文件的变异分数。
 // 报告（HTML 与 JSON）写到 reports/mutation/（不提交）；等价的存活者登记在 scripts/mutation/equivalents.json。
 // 不带 --mutate 时变异整个 src/，并检查目标：总分 ≥ 85 %，核心文件 ≥ 90 %；没达到时退出码为 1。
@@ -27,33 +28,44 @@ const { values } = parseArgs({
     concurrency: { type: "string" },
     incremental: { type: "boolean" },
     "ignore-static": { type: "boolean" },
+    // 不跑 Stryker，只按现有的 reports/mutation/mutation.json 重新汇总（改了 equivalents.json 之后用）
+    "summary-only": { type: "boolean" },
   },
 });
 
 // --mutate 的文件名相对于第 09 步目录（src/guard.ts），也接受相对于仓库根目录的写法
 const mutate = values.mutate?.map((m) => (m.startsWith(stepRel) ? m : `${stepRel}/${m.replace(/^\.\//, "")}`));
-const wholeRun = mutate === undefined;
+// --summary-only 汇总的可能是上次只跑了一部分的报告：不检查总分
+const wholeRun = mutate === undefined && !values["summary-only"];
 
 // Stryker 的路径（配置、mutate、报告、沙箱）都相对于工作目录：固定为仓库根目录
 process.chdir(repoRoot);
 const started = Date.now();
-const stryker = new Stryker({
-  configFile: "scripts/mutation/stryker.config.mjs",
-  // 终端里画进度条；输出进了文件或管道时每个变异体一个点，不刷屏
-  reporters: ["html", "json", "survivors", process.stderr.isTTY ? "progress" : "dots"],
-  ...(mutate ? { mutate } : {}),
-  ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
-  // 静态变异体（只在加载模块时执行的，如 classify.ts 的正则表）每个都要重载环境、重跑全部相关测试：
-  // 改代码时先跳过它们，快得多；完整的一次（不带 --mutate）不要跳过
-  ...(values["ignore-static"] ? { ignoreStatic: true } : {}),
-  ...(values.incremental ? { incremental: true, incrementalFile: "reports/mutation/stryker-incremental.json" } : {}),
-});
-await stryker.runMutationTest();
+if (values["summary-only"] && !fs.existsSync(reportFile)) {
+  process.stderr.write(`还没有报告（${toPosix(path.relative(repoRoot, reportFile))}）：先跑一次 npm run mutation\n`);
+  process.exit(1);
+}
+if (!values["summary-only"]) await runStryker();
 const seconds = (Date.now() - started) / 1000;
+
+async function runStryker(): Promise<void> {
+  const stryker = new Stryker({
+    configFile: "scripts/mutation/stryker.config.mjs",
+    // 终端里画进度条；输出进了文件或管道时每个变异体一个点，不刷屏
+    reporters: ["html", "json", "survivors", process.stderr.isTTY ? "progress" : "dots"],
+    ...(mutate ? { mutate } : {}),
+    ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+    // 静态变异体（只在加载模块时执行的，如 classify.ts 的正则表）每个都要重载环境、重跑全部相关测试：
+    // 改代码时先跳过它们，快得多；完整的一次（不带 --mutate）不要跳过
+    ...(values["ignore-static"] ? { ignoreStatic: true } : {}),
+    ...(values.incremental ? { incremental: true, incrementalFile: "reports/mutation/stryker-incremental.json" } : {}),
+  });
+  await stryker.runMutationTest();
+}
 
 const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as Report;
 const equivalents = JSON.parse(fs.readFileSync(equivalentsFile, "utf8")) as Equivalent[];
-const { files, unlisted, stale } = summarize(report, equivalents, (name) =>
+const { files, unlisted, stale, timedOut } = summarize(report, equivalents, (name) =>
   toPosix(path.relative(stepRoot, path.resolve(repoRoot, name))),
 );
 
@@ -71,7 +83,10 @@ const all = sumScores("全部文件", files);
 out.push(row(all));
 out.push("");
 if (all.ignored > 0) out.push(`跳过（没有测）的变异体：${all.ignored} 个（--ignore-static）。`);
-out.push(`登记的等价变异体：${equivalents.length} 条（scripts/mutation/equivalents.json），本次对上 ${all.equivalent} 个存活者。`);
+out.push(
+  `登记的等价变异体：${equivalents.length} 条（scripts/mutation/equivalents.json），本次对上 ${all.equivalent} 个` +
+    (timedOut > 0 ? `（其中 ${timedOut} 个这次超时了：等价的改动只会让测试变慢，或者机器太忙；不算测出来）。` : "。"),
+);
 
 for (const s of unlisted) {
   out.push(`  存活 ${stepRel}/${s.file}:${s.line}  ${s.mutator}${s.status === "NoCoverage" ? "（没有测试执行到）" : ""}：${oneLine(s.original)} → ${oneLine(s.replacement)}`);
@@ -99,7 +114,7 @@ if (failures.length > 0) {
   out.push(`变异分数没达到目标：${failures.join("；")}。`);
   process.exitCode = 1;
 } else {
-  out.push(wholeRun ? `变异分数达到目标：全部 ≥ ${OVERALL_TARGET} %，核心文件 ≥ ${CORE_TARGET} %。` : "本次变异的核心文件都 ≥ 90 %（只跑了一部分文件，不检查总分）。");
+  out.push(wholeRun ? `变异分数达到目标：全部 ≥ ${OVERALL_TARGET} %，核心文件 ≥ ${CORE_TARGET} %。` : "本次变异的核心文件都 ≥ 90 %（只跑了一部分文件或只汇总，不检查总分）。");
 }
 process.stdout.write(out.join("\n") + "\n");
 

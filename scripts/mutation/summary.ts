@@ -53,6 +53,11 @@ export interface Summary {
   unlisted: Survivor[];
   /** 登记了却没对上的条目（只算本次变异过的文件）：代码或测试变了，登记该更新或删掉。 */
   stale: Equivalent[];
+  /**
+   * 对上了登记、这次却「超时」的变异体：等价的改动不会让测试失败，只会让它变慢（去掉一条捷径）
+   * 或者碰上机器很忙。它们不算测出来，照等价变异体处理，只是单独数一下。
+   */
+  timedOut: number;
 }
 
 const DETECTED = new Set(["Killed", "Timeout"]);
@@ -83,21 +88,26 @@ const keyOf = (x: { file: string; mutator: string; original: string; replacement
 export function summarize(report: Report, equivalents: Equivalent[], fileKey: (reportName: string) => string): Summary {
   const files: FileScore[] = [];
   const survivors: Survivor[] = [];
+  // 超时的变异体也拿去和登记对号（见 Summary.timedOut）；对不上的照旧算测出来
+  const timeouts: Survivor[] = [];
   for (const [name, entry] of Object.entries(report.files)) {
     const file = fileKey(name);
     const score: FileScore = { file, killed: 0, survived: 0, equivalent: 0, errors: 0, ignored: 0 };
     for (const m of entry.mutants) {
-      if (DETECTED.has(m.status)) score.killed++;
-      else if (UNDETECTED.has(m.status)) {
+      const found = (): Survivor => ({
+        file,
+        line: m.location.start.line,
+        mutator: m.mutatorName,
+        original: sliceSource(entry.source, m.location.start, m.location.end),
+        replacement: m.replacement ?? "",
+        status: m.status,
+      });
+      if (DETECTED.has(m.status)) {
+        score.killed++;
+        if (m.status === "Timeout") timeouts.push(found());
+      } else if (UNDETECTED.has(m.status)) {
         score.survived++;
-        survivors.push({
-          file,
-          line: m.location.start.line,
-          mutator: m.mutatorName,
-          original: sliceSource(entry.source, m.location.start, m.location.end),
-          replacement: m.replacement ?? "",
-          status: m.status,
-        });
+        survivors.push(found());
       } else if (m.status === "Ignored") score.ignored++;
       else score.errors++;
     }
@@ -112,25 +122,36 @@ export function summarize(report: Report, equivalents: Equivalent[], fileKey: (r
     const k = keyOf(e);
     pool.set(k, [...(pool.get(k) ?? []), e]);
   }
-  const pairs: Array<{ survivor: number; equivalent: Equivalent; distance: number }> = [];
-  survivors.forEach((s, index) => {
-    for (const e of pool.get(keyOf(s)) ?? []) pairs.push({ survivor: index, equivalent: e, distance: Math.abs(e.line - s.line) });
+  // 先配存活者，再配超时的：同一条登记既能抵一个存活者也能抵一个超时者时，抵存活者
+  const candidates = [...survivors, ...timeouts];
+  const pairs: Array<{ survivor: number; equivalent: Equivalent; distance: number; late: boolean }> = [];
+  candidates.forEach((s, index) => {
+    const late = index >= survivors.length;
+    for (const e of pool.get(keyOf(s)) ?? []) pairs.push({ survivor: index, equivalent: e, distance: Math.abs(e.line - s.line), late });
   });
-  pairs.sort((a, b) => a.distance - b.distance);
+  pairs.sort((a, b) => Number(a.late) - Number(b.late) || a.distance - b.distance);
   const matched = new Set<number>();
   const used = new Set<Equivalent>();
   const byFile = new Map(files.map((f) => [f.file, f]));
-  for (const { survivor, equivalent } of pairs) {
+  let timedOut = 0;
+  for (const { survivor, equivalent, late } of pairs) {
     if (matched.has(survivor) || used.has(equivalent)) continue;
     matched.add(survivor);
     used.add(equivalent);
-    byFile.get(survivors[survivor]!.file)!.equivalent++;
+    const score = byFile.get(candidates[survivor]!.file)!;
+    score.equivalent++;
+    if (late) {
+      // 超时的等价变异体：从「测出来」挪到「等价」
+      score.killed--;
+      score.survived++;
+      timedOut++;
+    }
   }
   const unlisted = survivors.filter((_, index) => !matched.has(index));
   const mutated = new Set(files.map((f) => f.file));
   const stale = equivalents.filter((e) => !used.has(e) && mutated.has(e.file));
   unlisted.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
-  return { files, unlisted, stale };
+  return { files, unlisted, stale, timedOut };
 }
 
 /** 变异分数：测出来的 ÷（测出来的 + 存活的），百分比。excludeEquivalent 时登记的等价变异体不进分母。 */

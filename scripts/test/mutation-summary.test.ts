@@ -45,6 +45,31 @@ describe("mutation summary", () => {
     expect(scoreOf(files[0]!, false)).toBe(50);
   });
 
+  it("对上登记的超时变异体算等价、不算测出来，也不让登记过时；对不上的超时照旧算测出来", () => {
+    const { files, stale, unlisted, timedOut } = summarize(
+      report([
+        mutant("1", 2, 7, 14, "EqualityOperator", "ms < 0", "Timeout"),
+        mutant("2", 2, 7, 14, "EqualityOperator", "ms > 0", "Timeout"),
+        mutant("3", 3, 10, 11, "NumberLiteral", "3", "Killed"),
+      ]),
+      [equivalent(2)],
+      fileKey,
+    );
+    expect(files).toEqual([{ file: "src/f.ts", killed: 2, survived: 1, equivalent: 1, errors: 0, ignored: 0 }]);
+    expect([stale, unlisted, timedOut]).toEqual([[], [], 1]);
+    expect(scoreOf(files[0]!, true)).toBe(100);
+  });
+
+  it("同一条登记既能抵存活者也能抵超时者：抵存活者", () => {
+    const { files, unlisted, timedOut } = summarize(
+      report([mutant("1", 2, 7, 14, "EqualityOperator", "ms < 0", "Timeout"), mutant("2", 2, 7, 14, "EqualityOperator", "ms < 0", "Survived")]),
+      [equivalent(2)],
+      fileKey,
+    );
+    expect([unlisted, timedOut]).toEqual([[], 0]);
+    expect(files[0]).toMatchObject({ killed: 1, survived: 1, equivalent: 1 });
+  });
+
   it("登记按原文对号：行号变了照样对上；原文变了就是新的存活者，旧登记过时", () => {
     const survivor = mutant("1", 2, 7, 14, "EqualityOperator", "ms < 0", "Survived");
     const moved = summarize(report([survivor]), [equivalent(40)], fileKey);

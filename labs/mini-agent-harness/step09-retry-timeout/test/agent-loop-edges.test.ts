@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 
 import { runAgentLoop } from "../src/agent-loop.js";
 import { ToolRegistry } from "../src/tools/types.js";
-import type { AssistantMessage, HarnessEvent, StreamFn } from "../src/types.js";
+import type { AssistantMessage, HarnessEvent, Message, StreamFn } from "../src/types.js";
 
 async function collect(events: AsyncIterable<HarnessEvent>): Promise<HarnessEvent[]> {
   const all: HarnessEvent[] = [];
@@ -67,6 +67,22 @@ describe("runAgentLoop 的边角", () => {
     };
     await collect(runAgentLoop({ streamFn: stopAfterTool, context: { messages: [] }, tools: echoTools(), toolContext: { cwd: "." }, signal: controller.signal }));
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("Ctrl+C 落在模型回复之后、工具开始之前（界面处理那条 message 时）：没有 tool_call，工具不开始，直接收场", async () => {
+    const controller = new AbortController();
+    const tools = new ToolRegistry();
+    let started = 0;
+    tools.register({ name: "echo", description: "回声", parameters: { type: "object" }, execute: () => ((started += 1), { content: "回声" }) });
+    const context: { messages: Message[] } = { messages: [] };
+    const events: HarnessEvent[] = [];
+    for await (const event of runAgentLoop({ streamFn: alwaysCalls, context, tools, toolContext: { cwd: "." }, signal: controller.signal })) {
+      events.push(event);
+      if (event.type === "message" && event.message.role === "assistant") controller.abort();
+    }
+    expect(events.map((e) => e.type)).toEqual(["turn_start", "message", "abort"]);
+    expect(started).toBe(0);
+    expect(context.messages.map((m) => m.role)).toEqual(["assistant"]); // 没有补一条「被取消」的工具结果
   });
 
   it("不理会信号的工具遇上 Ctrl+C：记一条被取消的结果，信号上不留监听", async () => {

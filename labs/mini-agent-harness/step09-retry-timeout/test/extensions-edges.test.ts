@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { withTimeLimit } from "../src/extension-checks.js";
+import { toolProblem, withTimeLimit } from "../src/extension-checks.js";
 import { ExtensionHost, loadExtension } from "../src/extensions.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { HarnessEvent } from "../src/types.js";
@@ -116,5 +116,15 @@ describe("扩展宿主的边角", () => {
       vi.useRealTimers();
     }
   });
-});
 
+  it.each([
+    ["连续几个不合规矩的字符只换成一个 _", "a  b", "a_b"],
+    ["开头几个 _ 全去掉", "_ a", "a"],
+    ["结尾几个 _ 全去掉", "a _", "a"],
+    ["超过 64 个字符：建议的名字截到 64 个", `${"a".repeat(70)} `, "a".repeat(64)],
+    ["一个能用的字符也没有", "工具", "my_tool"],
+  ])("toolProblem 建议的 ASCII 名字：%s", (_label, name, suggestion) => {
+    const problem = toolProblem({ name, description: "", parameters: { type: "object" }, execute: () => ({ content: "" }) });
+    expect(problem).toBe(`工具名 ${JSON.stringify(name)} 不合规矩：模型服务只认 ^[a-zA-Z0-9_-]{1,64}$（英文字母、数字、_ 与 -，最多 64 个），请换一个 ASCII 名字，比如 ${suggestion}`);
+  });
+});
