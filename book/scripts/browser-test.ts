@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { mentions } from "./lib/citations.ts";
-import { CHROMIUM, CHROMIUM_ARGS } from "./lib/mermaid.ts";
+import { chromiumMissing, launchChromium } from "../../labs/session-viewer/tools/chromium.ts";
 import { DIST_DIR, DOCS_DIR, GEN_DIR, ROOT, SCREENSHOT_DIR } from "./lib/paths.ts";
 import { serveDir } from "./lib/static-server.ts";
 import type { BookData } from "./generate.ts";
@@ -59,8 +59,8 @@ function mermaidBlocks(file: string): number {
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(CHROMIUM)) {
-    const reason = `没有找到 Chromium（${CHROMIUM}）：apt-get install -y chromium，或用 CHROMIUM_PATH 指向已装的 Chrome/Chromium`;
+  const reason = chromiumMissing();
+  if (reason !== undefined) {
     if (process.env.CI) {
       console.error(`书站浏览器测试不能在 CI 里跳过：${reason}`);
       process.exit(1);
@@ -75,14 +75,9 @@ async function main(): Promise<void> {
   const data = JSON.parse(fs.readFileSync(path.join(GEN_DIR, "book-data.json"), "utf8")) as BookData;
   const server = await serveDir(DIST_DIR);
   const origin = server.url;
-  const { chromium } = await import("playwright-core");
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "book-test-chromium-"));
-  const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-  });
+  // 不断网：页面来自本机的服务器；外部请求由下面的路由拦下并记为失败
+  const browser = await launchChromium({ width: 1280, height: 900 }, { offline: false });
+  const context = browser.context;
   const started = Date.now();
   try {
     // 不是本机的请求一律拦下并记为失败：书站必须离线可用，也不许有 CDN、网络字体、统计脚本
@@ -115,8 +110,7 @@ async function main(): Promise<void> {
     if (want("search")) await search(context, origin, watch);
     if (want("shots")) await screenshots(context, origin, data);
   } finally {
-    await context.close();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    await browser.close();
     await server.close();
   }
   if (failures.length > 60) console.log(`  …另有 ${failures.length - 60} 项失败`);
