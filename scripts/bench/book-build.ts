@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { bookEnv } from "../lib/book-env.ts";
 import { resolveTsxCli } from "../lib/tsx-cli.ts";
 import { BenchSkip, rootOf, type BenchOptions, type Figure } from "./lib.ts";
 import { childrenCpuSeconds, runNode } from "./step-tests.ts";
@@ -14,7 +15,8 @@ export const title = "书站构建（npm run book:build）";
 const TARGET_SECONDS = 60;
 
 function build(bookDir: string): Promise<{ code: number | null; output: string }> {
-  return runNode([resolveTsxCli(), path.join(bookDir, "scripts", "build.ts")], bookDir);
+  // 与 npm run book:build 同样的环境（scripts/lib/book-env.ts）
+  return runNode([resolveTsxCli(), path.join(bookDir, "scripts", "build.ts")], bookDir, { NODE_OPTIONS: bookEnv().NODE_OPTIONS });
 }
 
 export async function run(options: BenchOptions): Promise<Figure[]> {
