@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { bookEnv } from "./lib/book-env.ts";
 import { repoRoot } from "./lib/paths.ts";
 import { resolveTsxCli } from "./lib/tsx-cli.ts";
 
@@ -40,5 +41,5 @@ if (script === undefined) {
   process.exit(2);
 }
 ensureInstalled();
-const r = spawnSync(process.execPath, [resolveTsxCli(), path.join(BOOK, "scripts", script), ...process.argv.slice(3)], { cwd: BOOK, stdio: "inherit" });
+const r = spawnSync(process.execPath, [resolveTsxCli(), path.join(BOOK, "scripts", script), ...process.argv.slice(3)], { cwd: BOOK, stdio: "inherit", env: bookEnv() });
 process.exit(r.status ?? 1);

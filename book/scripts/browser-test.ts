@@ -9,11 +9,10 @@
 // 最后打印「N passed, M failed」。找不到 Chromium：CI 里失败，本地打印原因后跳过。
 // 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots 只跑其中几项。
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { mentions } from "./lib/citations.ts";
-import { CHROMIUM, CHROMIUM_ARGS } from "./lib/mermaid.ts";
+import { chromiumMissing, launchChromium } from "../../labs/session-viewer/tools/chromium.ts";
 import { DIST_DIR, DOCS_DIR, GEN_DIR, ROOT, SCREENSHOT_DIR } from "./lib/paths.ts";
 import { serveDir } from "./lib/static-server.ts";
 import type { BookData } from "./generate.ts";
@@ -59,8 +58,8 @@ function mermaidBlocks(file: string): number {
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(CHROMIUM)) {
-    const reason = `没有找到 Chromium（${CHROMIUM}）：apt-get install -y chromium，或用 CHROMIUM_PATH 指向已装的 Chrome/Chromium`;
+  const reason = chromiumMissing();
+  if (reason !== undefined) {
     if (process.env.CI) {
       console.error(`书站浏览器测试不能在 CI 里跳过：${reason}`);
       process.exit(1);
@@ -75,14 +74,9 @@ async function main(): Promise<void> {
   const data = JSON.parse(fs.readFileSync(path.join(GEN_DIR, "book-data.json"), "utf8")) as BookData;
   const server = await serveDir(DIST_DIR);
   const origin = server.url;
-  const { chromium } = await import("playwright-core");
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "book-test-chromium-"));
-  const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-  });
+  // 不断网：页面来自本机的服务器；外部请求由下面的路由拦下并记为失败
+  const browser = await launchChromium({ width: 1280, height: 900 }, { offline: false });
+  const context = browser.context;
   const started = Date.now();
   try {
     // 不是本机的请求一律拦下并记为失败：书站必须离线可用，也不许有 CDN、网络字体、统计脚本
@@ -115,8 +109,7 @@ async function main(): Promise<void> {
     if (want("search")) await search(context, origin, watch);
     if (want("shots")) await screenshots(context, origin, data);
   } finally {
-    await context.close();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    await browser.close();
     await server.close();
   }
   if (failures.length > 60) console.log(`  …另有 ${failures.length - 60} 项失败`);
@@ -237,55 +230,60 @@ async function highlighted(page: Page): Promise<{ lines: number[]; text: string[
 
 async function citations(context: BrowserContext, origin: string, data: BookData, watch: Watch): Promise<void> {
   console.log("跟着每一处引用走…");
-  const page = await context.newPage();
-  let current = "";
-  watch(page, () => current);
   let lab = 0;
   let pi = 0;
-  for (const c of data.chapters) {
-    if (onlyChapter !== undefined && !c.file.startsWith(`${onlyChapter}-`)) continue;
-    current = c.url;
-    await page.goto(origin + c.url, { waitUntil: "load" });
-    // 页面上的引用链接与生成器记下的一一对应（顺序可能不同：代码块引用排在前面）
-    const onPage = await page.$$eval("a.cite", (as) => as.map((a) => ({ href: (a as HTMLAnchorElement).getAttribute("href") ?? "", lab: a.classList.contains("cite-lab") })));
-    const expected = c.citations.filter((x) => !x.unlinked);
-    check(
-      onPage.length === expected.length,
-      `${c.file}：页面上有 ${onPage.length} 个引用链接，生成器记下 ${expected.length} 处引用（${c.citations.length - expected.length} 处没能单独成为链接）`,
-    );
-    for (const x of c.citations) check(x.unlinked !== true, `${c.file}:${x.line}：引用 ${x.text} 没有成为链接`);
-    for (const x of expected) {
-      current = `${c.file}:${x.line} → ${x.href}`;
-      await page.goto(origin + x.href, { waitUntil: "load" });
-      const hl = await highlighted(page);
-      const want = Array.from({ length: x.to - x.from + 1 }, (_, k) => x.from + k);
-      const exact = hl.lines.join(",") === want.join(",");
-      check(exact, `${c.file}:${x.line}：${x.text} 打开后高亮的是第 ${hl.lines[0]}–${hl.lines.at(-1)} 行（${hl.lines.length} 行），应是 ${x.from}–${x.to}`);
-      if (x.symbols.length > 0) {
-        const named = x.kind === "lab" ? x.symbols.some((s) => mentions(hl.text, s)) : x.symbols.some((s) => new RegExp(`(?<![\\w$])${(s.replace(/\(\)$/, "").split(".").pop() ?? s).replace(/\$/g, "\\$")}(?![\\w$])`).test(hl.text.join("\n")));
-        check(named, `${c.file}:${x.line}：${x.text} 高亮的行里没有 ${x.symbols.map((s) => `\`${s}\``).join(" 或 ")}`);
+  // 各章分给 4 个标签页同时核对（每页内部仍按章节里的顺序一处一处地从章节点过去）
+  // 引用最多的章先发，免得最后只剩一个标签页在跑
+  const queue = data.chapters
+    .filter((c) => onlyChapter === undefined || c.file.startsWith(`${onlyChapter}-`))
+    .sort((a, b) => b.citations.length - a.citations.length);
+  const lane = async (): Promise<void> => {
+    const page = await context.newPage();
+    let current = "";
+    watch(page, () => current);
+    for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
+      current = c.url;
+      await page.goto(origin + c.url, { waitUntil: "load" });
+      // 页面上的引用链接与生成器记下的一一对应（顺序可能不同：代码块引用排在前面）
+      const onPage = await page.$$eval("a.cite", (as) => as.map((a) => ({ href: (a as HTMLAnchorElement).getAttribute("href") ?? "", lab: a.classList.contains("cite-lab") })));
+      const expected = c.citations.filter((x) => !x.unlinked);
+      check(
+        onPage.length === expected.length,
+        `${c.file}：页面上有 ${onPage.length} 个引用链接，生成器记下 ${expected.length} 处引用（${c.citations.length - expected.length} 处没能单独成为链接）`,
+      );
+      for (const x of c.citations) check(x.unlinked !== true, `${c.file}:${x.line}：引用 ${x.text} 没有成为链接`);
+      for (const x of expected) {
+        current = `${c.file}:${x.line} → ${x.href}`;
+        await page.goto(origin + x.href, { waitUntil: "load" });
+        const hl = await highlighted(page);
+        const want = Array.from({ length: x.to - x.from + 1 }, (_, k) => x.from + k);
+        const exact = hl.lines.join(",") === want.join(",");
+        check(exact, `${c.file}:${x.line}：${x.text} 打开后高亮的是第 ${hl.lines[0]}–${hl.lines.at(-1)} 行（${hl.lines.length} 行），应是 ${x.from}–${x.to}`);
+        if (x.symbols.length > 0) {
+          const named = x.kind === "lab" ? x.symbols.some((s) => mentions(hl.text, s)) : x.symbols.some((s) => new RegExp(`(?<![\\w$])${(s.replace(/\(\)$/, "").split(".").pop() ?? s).replace(/\$/g, "\\$")}(?![\\w$])`).test(hl.text.join("\n")));
+          check(named, `${c.file}:${x.line}：${x.text} 高亮的行里没有 ${x.symbols.map((s) => `\`${s}\``).join(" 或 ")}`);
+        }
+        // 被引的第一行在视口里（滚到了眼前）
+        const visible = await page.evaluate((n) => {
+          const el = document.getElementById(`L${n}`);
+          if (el === null) return false;
+          const r = el.getBoundingClientRect();
+          return r.top >= 0 && r.top < window.innerHeight;
+        }, x.from);
+        check(visible, `${c.file}:${x.line}：${x.text} 打开后第 ${x.from} 行不在屏幕上`);
+        if (x.kind === "lab") lab++;
+        else pi++;
       }
-      // 被引的第一行在视口里（滚到了眼前）
-      const visible = await page.evaluate((n) => {
-        const el = document.getElementById(`L${n}`);
-        if (el === null) return false;
-        const r = el.getBoundingClientRect();
-        return r.top >= 0 && r.top < window.innerHeight;
-      }, x.from);
-      check(visible, `${c.file}:${x.line}：${x.text} 打开后第 ${x.from} 行不在屏幕上`);
-      if (x.kind === "lab") lab++;
-      else pi++;
     }
-    // 链接能回到章节
-    current = c.url;
-  }
+    await page.close();
+  };
+  await Promise.all([0, 1, 2, 3].map(lane));
   console.log(`  实验引用 ${lab} 处，Pi 引用 ${pi} 处`);
   // 书站找到的实验引用必须与文档检查器核对的一样多：规则一旦分叉（检查器认、书站没链上），这里就会失败
   const { checkDocsWithStats } = await import("../../scripts/lib/docs-checker.ts");
   const stats = checkDocsWithStats(ROOT).stats;
   const found = data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "lab").length, 0);
   if (onlyChapter === undefined) check(found === stats.citations, `书站找到 ${found} 处实验引用，npm run docs:check 核对了 ${stats.citations} 处`);
-  await page.close();
 }
 
 async function search(context: BrowserContext, origin: string, watch: Watch): Promise<void> {

@@ -1,14 +1,28 @@
 // npm run book:build：生成 .gen/，再让 VitePress 构建出 dist/（任何静态服务器都能发布，离线可用）。
+// 代码页等静态页面在 VitePress 构建的同时由工作线程写进 .gen-pages/，两边都完成后挪进 dist/。
+import fs from "node:fs";
+import path from "node:path";
 import { build } from "vitepress";
 import { generate } from "./generate.ts";
-import { BOOK_DIR, DIST_DIR } from "./lib/paths.ts";
+import { BOOK_DIR, DIST_DIR, PAGES_DIR } from "./lib/paths.ts";
+
+/** 把 .gen-pages/ 下的每个目录整个挪进 dist/（同一个文件系统上是改名，不复制） */
+function movePages(): void {
+  for (const entry of fs.readdirSync(PAGES_DIR)) {
+    const to = path.join(DIST_DIR, entry);
+    fs.rmSync(to, { recursive: true, force: true });
+    fs.renameSync(path.join(PAGES_DIR, entry), to);
+  }
+}
 
 export async function buildBook(): Promise<void> {
   const started = Date.now();
-  await generate((line) => console.log(line));
+  const { pages } = await generate((line) => console.log(line));
   const t = Date.now();
-  await build(BOOK_DIR);
-  console.log(`VitePress 构建 ${((Date.now() - t) / 1000).toFixed(1)} 秒；书站已写到 ${DIST_DIR}（共 ${((Date.now() - started) / 1000).toFixed(1)} 秒）`);
+  const site = build(BOOK_DIR).then(() => console.log(`VitePress 构建 ${((Date.now() - t) / 1000).toFixed(1)} 秒`));
+  await Promise.all([site, pages]);
+  movePages();
+  console.log(`书站已写到 ${DIST_DIR}（共 ${((Date.now() - started) / 1000).toFixed(1)} 秒）`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("build.ts")) {

@@ -1,18 +1,22 @@
-// 从仓库生成书站的源文件（.gen/）：章节副本、首页、步骤页、research 笔记页，以及 public/ 下的
-// 代码页、差异页、Pi 源码页、会话页和 Mermaid 图。VitePress 再把 .gen/ 构建成 dist/。
-// 生成的一切都来自仓库里提交的文件与构建时的运行结果，所以书站不会与代码走样。
+// 从仓库生成书站的源文件（.gen/）：章节副本、首页、步骤页、research 笔记页与 public/ 下的 Mermaid 图；
+// 另在 .gen-pages/ 写代码页、差异页、Pi 源码页、会话页（静态 HTML）。VitePress 把 .gen/ 构建成 dist/，
+// build.ts 再把 .gen-pages/ 挪进去。生成的一切都来自仓库里提交的文件与构建时的运行结果，所以书站不会与代码走样。
+//
+// 快慢的安排（两个核上冷构建 ≤ 60 秒）：一开始同时启动最慢的三件事——Chromium 渲染图、跑 demo、工作线程高亮
+// 每一步的每个文件；Markdown 只等图和会话（要知道图的尺寸与会话的名字）就写好并返回，
+// VitePress 于是可以与还没高亮完的静态页面同时构建（返回值里的 pages）。
 import fs from "node:fs";
 import path from "node:path";
 import { listChapters } from "../../scripts/lib/docs-checker.ts";
 import { parseChapter } from "../../scripts/lib/docs/markdown.ts";
 import { readChapterSteps } from "../../scripts/lib/docs/front-matter.ts";
 import { listSteps } from "../../scripts/lib/steps.ts";
-import { cacheStats } from "./lib/highlight.ts";
+import { cacheStats, startHighlighter, stopHighlighter } from "./lib/highlight.ts";
 import { renderFigures } from "./lib/mermaid.ts";
-import { BOOK_DIR, DOCS_DIR, GEN_DIR, PUBLIC_DIR, ROOT, posix } from "./lib/paths.ts";
+import { BOOK_DIR, DOCS_DIR, GEN_DIR, PAGES_DIR, PUBLIC_DIR, ROOT, posix } from "./lib/paths.ts";
 import { checkPins, writePiPages, type PiFileRef } from "./lib/pi-pages.ts";
 import { writeSessionPages } from "./lib/sessions.ts";
-import { stepFileOf, stepFiles, stepPage, writeCodePages, writeRepoCodePage, type ChapterInfo } from "./lib/steps.ts";
+import { prefetchStep, stepFileOf, stepFiles, stepPage, writeCodePages, writeDiffPages, writeRepoCodePage, type ChapterInfo } from "./lib/steps.ts";
 import { transformChapter, transformPlain, type CitationRecord, type TransformHooks } from "./lib/transform.ts";
 import { codeUrl, stepUrl } from "./lib/urls.ts";
 
@@ -49,16 +53,24 @@ function copyDir(from: string, to: string): void {
   fs.cpSync(from, to, { recursive: true });
 }
 
-export async function generate(log: (line: string) => void = () => {}): Promise<BookData> {
+export interface Generated {
+  data: BookData;
+  /** .gen-pages/ 里的静态页面全部写完（之后 book-data.json 里的计数才齐） */
+  pages: Promise<void>;
+}
+
+export async function generate(log: (line: string) => void = () => {}): Promise<Generated> {
   const started = Date.now();
   let mark = started;
   const phase = (name: string) => {
-    if (process.env.BOOK_TIMING) log(`  ${name}：${((Date.now() - mark) / 1000).toFixed(1)} 秒`);
+    if (process.env.BOOK_TIMING) log(`  ${name}：${((Date.now() - mark) / 1000).toFixed(1)} 秒（从开始算 ${((Date.now() - started) / 1000).toFixed(1)} 秒）`);
     mark = Date.now();
   };
   checkPins();
   fs.rmSync(GEN_DIR, { recursive: true, force: true });
+  fs.rmSync(PAGES_DIR, { recursive: true, force: true });
   fs.mkdirSync(PUBLIC_DIR, { recursive: true });
+  fs.mkdirSync(PAGES_DIR, { recursive: true });
   copyDir(path.join(BOOK_DIR, "static"), path.join(PUBLIC_DIR, "static"));
   // 会话查看器的页面没有 <link rel="icon">，浏览器会去要 /favicon.ico：给它一个空文件，而不是 404
   fs.writeFileSync(path.join(PUBLIC_DIR, "favicon.ico"), "");
@@ -74,15 +86,20 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     return { file, title: titleOf(text, file), number: /^(\d+\.\d+)/.exec(file)?.[1] ?? file, steps: readChapterSteps(parsed.frontMatter).steps.map((s) => s.name) };
   });
 
-  // 会话页面要跑 demo（几秒），先开始，与下面的渲染同时进行
-  const sessionsPromise = writeSessionPages(PUBLIC_DIR, steps);
-
+  // 三件慢事同时开始：工作线程载入 Shiki、Chromium 渲染图、demo 写会话
+  startHighlighter();
   const mermaidCodes: string[] = [];
   for (const c of chapters) for (const b of parseChapter(fs.readFileSync(path.join(DOCS_DIR, c.file), "utf8")).blocks) if (b.info.split(/\s+/)[0] === "mermaid") mermaidCodes.push(b.content.join("\n"));
-  const { figures, stats: figureStats } = await renderFigures(mermaidCodes, PUBLIC_DIR);
-  phase("Mermaid");
-  const sessions = await sessionsPromise;
-  phase("会话页面");
+  const figuresPromise = renderFigures(mermaidCodes, PUBLIC_DIR);
+  const sessionsPromise = writeSessionPages(PAGES_DIR, steps);
+  // 等它们的时候，把每一步的文件和差异排进高亮队列；每步之间让一下事件循环，Chromium 与 demo 的消息不必等
+  for (const [i, step] of steps.entries()) {
+    prefetchStep(step, steps[i - 1]);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  phase("读步骤、排高亮队列");
+  const [{ figures, stats: figureStats }, sessions] = await Promise.all([figuresPromise, sessionsPromise]);
+  phase("Mermaid 与会话页面");
 
   // 章节与首页链接到的 docs/ 之外的 Markdown（research 笔记、solutions 说明……）做成站内页面
   const repoPages = new Map<string, string>();
@@ -150,38 +167,49 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     data.repoPages.push({ path: repoPath, url: url.replace(/\.md$/, ".html"), title });
   }
 
-  let codePages = 0;
   for (const step of steps) {
-    write(`steps/${step}.md`, await stepPage(PUBLIC_DIR, steps, step, chapters, hooks(false)));
-    codePages += await writeCodePages(PUBLIC_DIR, step, citedBy);
+    write(`steps/${step}.md`, stepPage(steps, step, chapters, hooks(false)));
     const title = titleOf(fs.readFileSync(path.join(ROOT, "labs", "mini-agent-harness", step, "README.md"), "utf8"), step);
     data.steps.push({ name: step, title, url: stepUrl(step), sessions: sessions.get(step) ?? [] });
   }
-  for (const [key, list] of citedBy) if (key.startsWith("/")) await writeRepoCodePage(PUBLIC_DIR, key.slice(1), list);
-  phase("步骤页与代码页");
-  const piPages = await writePiPages(PUBLIC_DIR, piRefs, piCitedBy);
-  phase("Pi 源码页");
-
-  const shiki = cacheStats();
-  data.counts = {
-    chapters: chapters.length,
-    labCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "lab").length, 0),
-    piCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "pi").length, 0),
-    figures: mermaidCodes.length,
-    figuresRendered: figureStats.rendered,
-    codePages,
-    piPages,
-    sessionPages: [...sessions.values()].reduce((n, s) => n + s.length, 0),
-    shikiCached: shiki.hits,
-    shikiRendered: shiki.misses,
-  };
+  // VitePress 开始构建时要读它（侧边栏、页面列表）；静态页面写完后再补上计数
   write("book-data.json", JSON.stringify(data, null, 2));
-  log(
-    `生成：${data.counts.chapters} 章，实验引用 ${data.counts.labCitations} 处、Pi 引用 ${data.counts.piCitations} 处，` +
-      `图 ${data.counts.figures} 张（新渲染 ${figureStats.rendered}），代码页 ${codePages}，Pi 源码页 ${piPages}，会话页 ${data.counts.sessionPages}` +
-      `（${((Date.now() - started) / 1000).toFixed(1)} 秒）`,
-  );
-  return data;
+  phase("Markdown 页面");
+
+  const pages = (async () => {
+    let codePages = 0;
+    const piPagesPromise = writePiPages(PAGES_DIR, piRefs, piCitedBy);
+    const counts = await Promise.all(steps.map((step) => writeCodePages(PAGES_DIR, step, citedBy)));
+    for (const n of counts) codePages += n;
+    await Promise.all(steps.map((step, i) => (i === 0 ? undefined : writeDiffPages(PAGES_DIR, steps[i - 1] as string, step))));
+    await Promise.all([...citedBy].filter(([key]) => key.startsWith("/")).map(([key, list]) => writeRepoCodePage(PAGES_DIR, key.slice(1), list)));
+    const piPages = await piPagesPromise;
+    await stopHighlighter();
+    phase("代码页、差异页、Pi 源码页");
+
+    const shiki = cacheStats();
+    data.counts = {
+      chapters: chapters.length,
+      labCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "lab").length, 0),
+      piCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "pi").length, 0),
+      figures: mermaidCodes.length,
+      figuresRendered: figureStats.rendered,
+      codePages,
+      piPages,
+      sessionPages: [...sessions.values()].reduce((n, s) => n + s.length, 0),
+      shikiCached: shiki.hits,
+      shikiRendered: shiki.misses,
+    };
+    write("book-data.json", JSON.stringify(data, null, 2));
+    log(
+      `生成：${data.counts.chapters} 章，实验引用 ${data.counts.labCitations} 处、Pi 引用 ${data.counts.piCitations} 处，` +
+        `图 ${data.counts.figures} 张（新渲染 ${figureStats.rendered}），代码页 ${codePages}，Pi 源码页 ${piPages}，会话页 ${data.counts.sessionPages}` +
+        `（高亮 ${shiki.misses} 份、取自缓存 ${shiki.hits} 份；${((Date.now() - started) / 1000).toFixed(1)} 秒）`,
+    );
+  })();
+  // 先挂上一个处理器：VitePress 构建期间这里出错，也要等 build.ts 来取时再报
+  pages.catch(() => {});
+  return { data, pages };
 }
 
 export { posix };

@@ -2,32 +2,21 @@
 // 测两次：「冷」——先清掉 book/.cache 与 VitePress 的缓存，像刚克隆下来那样（要开 Chromium 渲染图、重跑 step06–09 的 demo）；
 // 「热」——紧接着再构建一次，内容没变的图、代码高亮、会话页都取缓存。另给出子进程的 CPU 时间，机器忙时用它判断。
 // book/ 的依赖没装（npm ci --prefix book）或找不到 Chromium 时跳过这一项，并说明原因。
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { bookEnv } from "../lib/book-env.ts";
 import { resolveTsxCli } from "../lib/tsx-cli.ts";
 import { BenchSkip, rootOf, type BenchOptions, type Figure } from "./lib.ts";
-import { childrenCpuSeconds } from "./step-tests.ts";
+import { childrenCpuSeconds, runNode } from "./step-tests.ts";
 
 export const title = "书站构建（npm run book:build）";
 
 const TARGET_SECONDS = 60;
 
 function build(bookDir: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [resolveTsxCli(), path.join(bookDir, "scripts", "build.ts")], {
-      cwd: bookDir,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
-    });
-    let output = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (output += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (output += c));
-    child.on("error", (e) => resolve({ code: null, output: `无法启动：${e.message}` }));
-    child.on("close", (code) => resolve({ code, output }));
-  });
+  // 与 npm run book:build 同样的环境（scripts/lib/book-env.ts）
+  return runNode([resolveTsxCli(), path.join(bookDir, "scripts", "build.ts")], bookDir, { NODE_OPTIONS: bookEnv().NODE_OPTIONS });
 }
 
 export async function run(options: BenchOptions): Promise<Figure[]> {

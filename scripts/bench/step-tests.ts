@@ -38,10 +38,15 @@ function vitestBin(): string {
 }
 
 function runStepTests(dir: string, bin: string): Promise<{ code: number | null; output: string }> {
+  return runNode([bin, "run"], dir, { CI: "1" });
+}
+
+/** 用当前的 node 运行一个脚本，收下 stdout 与 stderr（合在一起）和退出码；书站构建那一项也用它 */
+export function runNode(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, "run"], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: "1", CI: "1" },
+    const child = spawn(process.execPath, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
       windowsHide: true,
     });

@@ -63,6 +63,8 @@ export interface StepComparison {
 export interface CompareOptions {
   /** true：比较目录里现有的文件（包括自己加的）；默认比较 git 里提交的版本 */
   worktree?: boolean;
+  /** 已经打开的来源（比较很多对步骤时共用一个，git 只读一遍）；给了它 worktree 就不管了 */
+  source?: StepFiles;
 }
 
 // 含 NUL 字节就当二进制，不做文本 diff
@@ -83,7 +85,7 @@ export function countLines(a: string, b: string): { plus: number; minus: number 
 }
 
 export function compareSteps(root: string, from: string, to: string, options: CompareOptions = {}): StepComparison {
-  const source = (options.worktree ? undefined : gitFiles(root)) ?? worktreeFiles(root);
+  const source = options.source ?? (options.worktree ? undefined : gitFiles(root)) ?? worktreeFiles(root);
   const fromFiles = new Set(source.files(from));
   const toFiles = new Set(source.files(to));
   const cache = new Map<string, string | undefined>();

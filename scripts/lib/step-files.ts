@@ -69,12 +69,17 @@ export function gitFiles(root: string): StepFiles | undefined {
     }
     return files;
   };
+  const locals = new Map<string, { untracked: string[]; modified: string[] }>();
   const localOf = (step: string) => {
+    const known = locals.get(step);
+    if (known !== undefined) return known;
     const base = `${stepPrefix(step)}/`;
     const strip = (f: string) => f.slice(base.length);
     const untracked = splitZ(git(top, ["ls-files", "-z", "--others", "--exclude-standard", "--", base])).map(strip);
     const modified = splitZ(git(top, ["diff", "-z", "--name-only", "HEAD", "--", base])).map(strip);
-    return { untracked: untracked.filter((f) => !IGNORED.test(f)).sort(), modified: modified.filter((f) => !IGNORED.test(f)).sort() };
+    const result = { untracked: untracked.filter((f) => !IGNORED.test(f)).sort(), modified: modified.filter((f) => !IGNORED.test(f)).sort() };
+    locals.set(step, result);
+    return result;
   };
   return {
     kind: "git",

@@ -2,13 +2,13 @@
 //
 // 判定规则不在这里重写：实验引用用根目录文档检查器的 CitationResolver 与 mentions，
 // Pi 引用用 research/ 检查器的 extractCitations。这里只多记一样东西：引用在哪一行的哪几列。
-// 正文里的匹配方式与 scripts/lib/docs/inline-citations.ts 相同（那里的正则没有导出，照抄在下面）；
-// book/test 里有一条测试核对这里找到的实验引用数与 `npm run docs:check` 报告的一致，规则一旦分叉就会失败。
+// 正文里的引用由文档检查器的 matchInlineLine 找出（同一个函数，规则不会分叉）；
+// 浏览器测试另外核对这里找到的实验引用数与 `npm run docs:check` 报告的一致。
 import { parseCodeCitation } from "../../../scripts/lib/docs/code-blocks.ts";
 import { readChapterSteps } from "../../../scripts/lib/docs/front-matter.ts";
-import { mentions } from "../../../scripts/lib/docs/inline-citations.ts";
+import { matchInlineLine, mentions } from "../../../scripts/lib/docs/inline-citations.ts";
 import type { ParsedChapter } from "../../../scripts/lib/docs/markdown.ts";
-import { CitationResolver, isPiReference, type Resolved } from "../../../scripts/lib/docs/resolver.ts";
+import { CitationResolver } from "../../../scripts/lib/docs/resolver.ts";
 import { extractCitations } from "../../../research/scripts/lib/pi-citations.ts";
 
 export interface LabCitation {
@@ -45,83 +45,20 @@ export interface PiCitation {
   symbol?: string;
 }
 
-// ↓ 与 scripts/lib/docs/inline-citations.ts 相同
-const EXT = "(?:ts|tsx|mts|cts|js|mjs|cjs|json|jsonl|md|txt|ya?ml)";
-const FULL = new RegExp(`(?<![\\w./@-])((?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}):(\\d+)(?:-(\\d+))?(?!\\w)`, "g");
-const CONTINUATION = /:(\d+)(?:-(\d+))?(?!\w)/g;
-const CONTINUATION_BEFORE = /[、与和及,，(（\s]/;
-const PATH_ONLY = new RegExp(`^(?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}$|^(?:[\\w.-]+/)+$`);
-const FULL_ONE = new RegExp(`^(?:[\\w@.-]+/)*[\\w.-]+\\.${EXT}:\\d+(?:-\\d+)?$`);
-
-function blankOut(line: string): string {
-  const blank = (s: string) => " ".repeat(s.length);
-  return line.replace(/<!--.*?-->/g, blank).replace(/\b[a-z][\w+.-]*:\/\/[^\s)>\]）」]+/gi, blank);
-}
-
-function precededByPiPackage(before: string): boolean {
-  const token = before.trimEnd().split(/\s+/).pop() ?? "";
-  return token !== "" && isPiReference(token);
-}
-// ↑
-
 /** display 形如 step07-abort-extensions/src/main.ts：拆成步骤与文件；不属于步骤的（labs/scripted-provider/…）步骤为空、文件是仓库里的路径 */
 function splitDisplay(display: string): { step: string; file: string } | undefined {
   const m = /^(step\d{2}-[a-z0-9-]+)\/(.+)$/.exec(display);
   return m === null ? { step: "", file: display } : { step: m[1] ?? "", file: m[2] ?? "" };
 }
 
-interface Span {
-  start: number;
-  end: number;
-  text: string;
-}
-
-/** 一行正文里的实验引用（与 checkInlineLine 同样的匹配顺序） */
+/** 一行正文里的实验引用：匹配交给文档检查器的 matchInlineLine（与 npm run docs:check 同一套规则），这里只留下指向实验文件的 */
 function inlineCitations(raw: string, lineNo: number, resolver: CitationResolver): LabCitation[] {
-  const line = blankOut(raw);
   const out: LabCitation[] = [];
-  const anchors: Array<{ end: number; resolved: Resolved }> = [];
-  const taken: Array<[number, number]> = [];
-  const piNames = new Set<string>();
-  const spans: Span[] = [...line.matchAll(/`([^`]+)`/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[1] ?? "" }));
-  const isCitationSpan = (s: Span) =>
-    FULL_ONE.test(s.text) || /^:\d+(-\d+)?$/.test(s.text) || isPiReference(s.text) || PATH_ONLY.test(s.text);
-  const symbols = spans.filter((s) => !isCitationSpan(s));
-  const named = (start: number, end: number): string[] => {
-    const before = symbols.filter((s) => s.end <= start).pop();
-    const after = symbols.find((s) => s.start >= end);
-    return [before, after].filter((s): s is Span => s !== undefined).map((s) => s.text);
-  };
-  const add = (resolved: Resolved, text: string, from: number, to: number, at: [number, number]) => {
-    if (resolved.kind !== "file") return;
-    const where = splitDisplay(resolved.display);
-    if (where === undefined) return;
-    out.push({ kind: "lab", line: lineNo, start: at[0], end: at[1], text, ...where, from, to, symbols: named(at[0], at[1]), block: false });
-  };
-
-  for (const m of line.matchAll(FULL)) {
-    const start = m.index;
-    const end = start + m[0].length;
-    taken.push([start, end]);
-    const cited = m[1] ?? "";
-    const pi = isPiReference(cited) || precededByPiPackage(line.slice(0, start));
-    if (pi) piNames.add(cited.split("/").pop() ?? cited);
-    const piShorthand = !cited.includes("/") && piNames.has(cited);
-    const resolved: Resolved = pi || piShorthand ? { kind: "skip" } : resolver.resolve(cited);
-    anchors.push({ end, resolved });
-    const from = Number(m[2]);
-    add(resolved, m[0], from, m[3] === undefined ? from : Number(m[3]), [start, end]);
-  }
-  for (const m of line.matchAll(CONTINUATION)) {
-    const start = m.index;
-    if (taken.some(([a, b]) => start >= a && start < b)) continue;
-    let k = start - 1;
-    while (k >= 0 && line[k] === "`") k--;
-    if (k < 0 || !CONTINUATION_BEFORE.test(line[k] ?? "")) continue;
-    const anchor = anchors.filter((a) => a.end <= start).pop();
-    if (anchor === undefined || anchor.resolved.kind !== "file") continue;
-    const from = Number(m[1]);
-    add(anchor.resolved, m[0], from, m[2] === undefined ? from : Number(m[2]), [start, start + m[0].length]);
+  for (const x of matchInlineLine(raw, resolver)) {
+    if (x.resolved.kind !== "file") continue;
+    const where = splitDisplay(x.resolved.display);
+    if (where === undefined) continue;
+    out.push({ kind: "lab", line: lineNo, start: x.start, end: x.end, text: x.text, ...where, from: x.from, to: x.to, symbols: x.named, block: false });
   }
   return out.sort((a, b) => a.start - b.start);
 }

@@ -1,11 +1,11 @@
-// 构建时把 Mermaid 渲染成 SVG：用系统的 Chromium（playwright-core 驱动，从不下载浏览器）加载 npm 包里的 mermaid.min.js。
+// 构建时把 Mermaid 渲染成 SVG：用系统的 Chromium（与会话查看器的测试同一个启动函数，从不下载浏览器）加载 npm 包里的 mermaid.min.js。
 // 结果按「内容 + mermaid 版本 + 配置」的哈希缓存在 .cache/mermaid/，内容没变就不再开浏览器。
 // 读者看到的是一张现成的图：没有「加载中」，语法错了构建直接失败，不会出现报错框。
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { chromiumMissing, launchChromium } from "../../../labs/session-viewer/tools/chromium.ts";
 import { BOOK_DIR, CACHE_DIR } from "./paths.ts";
 import type { Figure } from "./transform.ts";
 
@@ -24,18 +24,8 @@ const CONFIG = {
   state: { useMaxWidth: false },
   fontFamily: '"WenQuanYi Micro Hei", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif',
 };
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+// 同时渲染的页面数
+const PAGES = 2;
 
 export function figureKey(code: string): string {
   return crypto.createHash("sha256").update(`${MERMAID_VERSION}\0${JSON.stringify(CONFIG)}\0${code}`).digest("hex").slice(0, 20);
@@ -61,31 +51,38 @@ export async function renderFigures(codes: string[], publicDir: string): Promise
   const unique = [...new Set(codes)];
   const missing = unique.filter((c) => cached(figureKey(c)) === undefined);
   if (missing.length > 0) {
-    if (!fs.existsSync(CHROMIUM)) {
-      throw new Error(`有 ${missing.length} 张 Mermaid 图要在构建时渲染，但找不到 Chromium（${CHROMIUM}）：apt-get install -y chromium，或用 CHROMIUM_PATH 指向已装的 Chrome`);
-    }
-    const { chromium } = await import("playwright-core");
-    const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "book-mermaid-"));
-    const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, offline: true });
+    const why = chromiumMissing();
+    if (why !== undefined) throw new Error(`有 ${missing.length} 张 Mermaid 图要在构建时渲染，但${why}`);
+    // 几张图分给几个页面同时渲染（每个页面是一个渲染进程）；图的 id 仍按它在待渲染列表里的序号
+    const browser = await launchChromium();
     try {
-      const page = await context.newPage();
-      await page.setContent("<!doctype html><html><body></body></html>");
-      await page.addScriptTag({ path: MERMAID_JS });
-      const results = await page.evaluate(
-        async ({ list, config }) => {
-          const m = (globalThis as unknown as { mermaid: { initialize(c: unknown): void; render(id: string, code: string): Promise<{ svg: string }> } }).mermaid;
-          m.initialize(config);
-          const out: Array<{ svg?: string; error?: string }> = [];
-          for (const [i, code] of list.entries()) {
-            try {
-              out.push({ svg: (await m.render(`fig${i}`, code)).svg });
-            } catch (error) {
-              out.push({ error: String((error as Error)?.message ?? error) });
-            }
-          }
-          return out;
-        },
-        { list: missing, config: CONFIG },
+      const lanes = Math.min(PAGES, missing.length);
+      const results = new Array<{ svg?: string; error?: string }>(missing.length);
+      await Promise.all(
+        Array.from({ length: lanes }, async (_, lane) => {
+          const mine = missing.map((code, i) => ({ code, i })).filter(({ i }) => i % lanes === lane);
+          const page = await browser.context.newPage();
+          await page.setContent("<!doctype html><html><body></body></html>");
+          await page.addScriptTag({ path: MERMAID_JS });
+          const out = await page.evaluate(
+            async ({ list, config }) => {
+              const m = (globalThis as unknown as { mermaid: { initialize(c: unknown): void; render(id: string, code: string): Promise<{ svg: string }> } }).mermaid;
+              m.initialize(config);
+              const done: Array<{ svg?: string; error?: string }> = [];
+              for (const { code, i } of list) {
+                try {
+                  done.push({ svg: (await m.render(`fig${i}`, code)).svg });
+                } catch (error) {
+                  done.push({ error: String((error as Error)?.message ?? error) });
+                }
+              }
+              return done;
+            },
+            { list: mine, config: CONFIG },
+          );
+          for (const [k, r] of out.entries()) results[mine[k]?.i ?? 0] = r;
+          await page.close();
+        }),
       );
       for (const [i, r] of results.entries()) {
         const code = missing[i] ?? "";
@@ -94,8 +91,7 @@ export async function renderFigures(codes: string[], publicDir: string): Promise
         fs.writeFileSync(path.join(CACHE_DIR, "mermaid", `${figureKey(code)}.svg`), r.svg);
       }
     } finally {
-      await context.close();
-      fs.rmSync(userDataDir, { recursive: true, force: true });
+      await browser.close();
     }
   }
   const figures = new Map<string, Figure>();

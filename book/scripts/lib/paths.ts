@@ -8,8 +8,13 @@ export const BOOK_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const ROOT = path.dirname(BOOK_DIR);
 /** 生成的站点源文件（Markdown 与静态页面），每次构建重写，不进 git */
 export const GEN_DIR = path.join(BOOK_DIR, ".gen");
-/** 静态页面（代码页、Pi 源码页、差异页、会话页、图）直接放进 VitePress 的 public/ */
+/** VitePress 的 public/：图、代码页共用的样式与脚本（Markdown 页面里引用它们） */
 export const PUBLIC_DIR = path.join(GEN_DIR, "public");
+/**
+ * 静态页面（代码页、差异页、Pi 源码页、会话页）：与 VitePress 的构建同时写在这里，VitePress 不碰它们，
+ * 两边都完成后再整个挪进 dist/（不经过 public/，也就不必等它们写完才开始构建）
+ */
+export const PAGES_DIR = path.join(BOOK_DIR, ".gen-pages");
 /** 构建结果：任何静态服务器都能直接发布这个目录 */
 export const DIST_DIR = path.join(BOOK_DIR, "dist");
 /** 按内容哈希缓存的渲染结果（Mermaid 的 SVG、Shiki 的 HTML），不进 git */

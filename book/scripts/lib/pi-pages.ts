@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readPinnedVersions, RESEARCH_DIR } from "../../../research/scripts/lib/pi-packages.ts";
 import { readManifest, recoverPackage } from "../../../research/scripts/lib/source-maps.ts";
-import { highlight, langOf } from "./highlight.ts";
+import { highlight, langOf, prefetch } from "./highlight.ts";
 import { BOOK_DIR } from "./paths.ts";
 import { renderStaticPage, writeStaticPage } from "./static-pages.ts";
 import { escapeHtml, piUrl } from "./urls.ts";
@@ -61,10 +61,16 @@ export interface PiFileRef {
 /** 写所有被引用到的 Pi 文件的页面；返回页数 */
 export async function writePiPages(publicDir: string, refs: PiFileRef[], citedBy: Map<string, Array<{ file: string; title: string }>>): Promise<number> {
   const unique = new Map(refs.map((r) => [`${r.packageName}@${r.version}/${r.file}`, r]));
+  // 先读出全部文件并排进高亮队列，再一页一页地拼
+  const contents = new Map<string, string>();
   for (const [key, r] of unique) {
     const content = readPiFile(r.packageName, r.version, r.file);
     if (content === undefined) throw new Error(`Pi 引用的文件不存在：${key}（npm test --prefix research 也会报这一条）`);
-    const body = await highlight(content.replace(/\r\n?/g, "\n").replace(/\n$/, ""), langOf(r.file));
+    contents.set(key, content.replace(/\r\n?/g, "\n").replace(/\n$/, ""));
+    prefetch(contents.get(key) ?? "", langOf(r.file));
+  }
+  await Promise.all([...unique].map(async ([key, r]) => {
+    const body = await highlight(contents.get(key) ?? "", langOf(r.file));
     const gh = githubUrl(r.packageName, r.version, r.file);
     const chapters = citedBy.get(key) ?? [];
     const meta = [
@@ -80,6 +86,6 @@ export async function writePiPages(publicDir: string, refs: PiFileRef[], citedBy
       body,
     });
     writeStaticPage(publicDir, piUrl(r.packageName, r.version, r.file), html);
-  }
+  }));
   return unique.size;
 }

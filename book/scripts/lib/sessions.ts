@@ -1,18 +1,18 @@
 // 会话页面：构建时在临时目录里重新运行 step06–09 的 demo（DEMO_SESSIONS_DIR 指过去，不碰步骤目录里的 .sessions/），
-// 再用会话查看器（labs/session-viewer 的命令行，与 npm run view 同一个）把每个会话文件画成页面。
+// 再用会话查看器（labs/session-viewer 里 npm run view 调的那三个函数：读、建模、画）把每个会话文件画成页面。
+// 四个 demo 同时跑；查看器在本进程里调用，不为每个会话再起一个 tsx 进程。
 // 结果按步骤文件内容的哈希缓存：步骤没变就不再跑 demo。
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runDemo } from "../../../scripts/lib/run-demo.ts";
-import { resolveTsxCli } from "../../../scripts/lib/tsx-cli.ts";
+import { loadSession } from "../../../labs/session-viewer/src/load.ts";
+import { buildModel } from "../../../labs/session-viewer/src/model.ts";
+import { renderPage } from "../../../labs/session-viewer/src/page.ts";
 import { CACHE_DIR, LABS_DIR, ROOT } from "./paths.ts";
 import { stepFiles } from "./steps.ts";
 import { escapeHtml, sessionUrl, stepUrl } from "./urls.ts";
-
-const VIEWER_CLI = path.join(ROOT, "labs", "session-viewer", "src", "cli.ts");
 
 function stepHash(step: string): string {
   const h = crypto.createHash("sha256");
@@ -20,16 +20,6 @@ function stepHash(step: string): string {
   for (const f of fs.readdirSync(viewerDir).sort()) h.update(f).update(fs.readFileSync(path.join(viewerDir, f)));
   for (const file of stepFiles().files(step)) h.update(file).update("\0").update(stepFiles().read(step, file) ?? Buffer.alloc(0));
   return h.digest("hex").slice(0, 20);
-}
-
-function run(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("close", (code) => resolve({ code, out }));
-  });
 }
 
 /** 一步的会话页面：返回会话名（不带 .jsonl）与 HTML */
@@ -44,10 +34,10 @@ async function buildStep(step: string): Promise<Array<{ name: string; html: stri
     const files = fs.readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort();
     const pages: Array<{ name: string; html: string }> = [];
     for (const f of files) {
-      const out = path.join(dir, `${f}.html`);
-      const r = await run([resolveTsxCli(), VIEWER_CLI, path.join(dir, f), "--step", step.slice(4, 6), "--out", out], ROOT);
-      if (r.code !== 0) throw new Error(`会话查看器画 ${step}/${f} 失败：\n${r.out}`);
-      pages.push({ name: f.replace(/\.jsonl$/, ""), html: fs.readFileSync(out, "utf8") });
+      // 与 npm run view -- <文件> --step NN 相同：用这一步自己的加载函数读，再建模、画页面
+      const loaded = await loadSession(path.join(dir, f), path.join(LABS_DIR, step));
+      const model = buildModel(loaded.lines, { name: loaded.name, step, stepNumber: Number(step.slice(4, 6)), warnings: loaded.warnings });
+      pages.push({ name: f.replace(/\.jsonl$/, ""), html: renderPage(model) });
     }
     return pages;
   } finally {

@@ -2,11 +2,11 @@
 // 以及这一步每个文件的代码页、每个改动文件的差异页（静态 HTML）。
 import fs from "node:fs";
 import path from "node:path";
-import { compareSteps, GROUP_TITLE, groupOf, type FileChange } from "../../../scripts/lib/step-diff.ts";
+import { compareSteps, GROUP_TITLE, groupOf, type FileChange, type StepComparison } from "../../../scripts/lib/step-diff.ts";
 import { gitFiles, worktreeFiles, type StepFiles } from "../../../scripts/lib/step-files.ts";
 import { normalizeEol } from "../../../scripts/lib/text.ts";
 import { unifiedDiff } from "../../../scripts/lib/unified-diff.ts";
-import { highlight, langOf } from "./highlight.ts";
+import { highlight, langOf, prefetch } from "./highlight.ts";
 import { ROOT } from "./paths.ts";
 import { renderStaticPage, writeStaticPage } from "./static-pages.ts";
 import type { TransformHooks } from "./transform.ts";
@@ -47,31 +47,61 @@ export function stepLabel(step: string): string {
   return stepTitle(step);
 }
 
-/** 写一步的全部代码页；返回写了几页 */
-export async function writeCodePages(publicDir: string, step: string, citedBy: CitedBy): Promise<number> {
-  let count = 0;
+const comparisons = new Map<string, StepComparison>();
+/** 与上一步的比较（与 npm run diff 同一个函数；所有步骤共用一个 git 来源，每对只算一次） */
+function comparison(from: string, to: string): StepComparison {
+  const key = `${from}→${to}`;
+  let c = comparisons.get(key);
+  if (c === undefined) {
+    c = compareSteps(ROOT, from, to, { source: stepFiles() });
+    comparisons.set(key, c);
+  }
+  return c;
+}
+
+function diffText(from: string, to: string, change: FileChange, read: StepComparison["read"]): string {
+  const a = change.status === "added" ? "" : (read("from", change.file) ?? "");
+  const b = change.status === "removed" ? "" : (read("to", change.file) ?? "");
+  return unifiedDiff(change.status === "added" ? "/dev/null" : `${from}/${change.file}`, `${to}/${change.file}`, a, b);
+}
+
+/** 一开始就把这一步所有文件（和与上一步的差异）排进高亮队列：工作线程先忙起来，页面以后再拼 */
+export function prefetchStep(step: string, prev: string | undefined): void {
   for (const file of stepFiles().files(step)) {
     const content = text(step, file);
-    const lines = content === undefined ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
-    const body =
-      content === undefined ? '<p style="padding:20px">（二进制文件，不显示内容）</p>' : await highlight(content.replace(/\n$/, ""), langOf(file));
-    const chapters = citedBy.get(`${step}/${file}`) ?? [];
-    const meta = [
-      `${lines} 行`,
-      `<a href="${stepUrl(step)}">${escapeHtml(step)} 的全部文件</a>`,
-      ...(chapters.length > 0 ? [`引用它的章节：${chapters.map((c) => `<a href="/${c.file.replace(/\.md$/, ".html")}">${escapeHtml(c.title)}</a>`).join(" ")}`] : []),
-    ].join(" · ");
-    const html = renderStaticPage({
-      title: `${step}/${file}`,
-      crumbs: [{ text: "书", href: "/" }, { text: step, href: stepUrl(step) }, { text: file }],
-      back: chapters[0] === undefined ? stepUrl(step) : `/${chapters[0].file.replace(/\.md$/, ".html")}`,
-      meta,
-      body,
-    });
-    writeStaticPage(publicDir, codeUrl(step, file), html);
-    count++;
+    if (content !== undefined) prefetch(content.replace(/\n$/, ""), langOf(file));
   }
-  return count;
+  if (prev === undefined) return;
+  const c = comparison(prev, step);
+  for (const x of c.changes) if (!x.binary) prefetch(diffText(prev, step, x, c.read), "diff");
+}
+
+/** 写一步的全部代码页；返回写了几页 */
+export async function writeCodePages(publicDir: string, step: string, citedBy: CitedBy): Promise<number> {
+  const files = stepFiles().files(step);
+  await Promise.all(files.map((file) => writeCodePage(publicDir, step, file, citedBy)));
+  return files.length;
+}
+
+async function writeCodePage(publicDir: string, step: string, file: string, citedBy: CitedBy): Promise<void> {
+  const content = text(step, file);
+  const lines = content === undefined ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
+  const body =
+    content === undefined ? '<p style="padding:20px">（二进制文件，不显示内容）</p>' : await highlight(content.replace(/\n$/, ""), langOf(file));
+  const chapters = citedBy.get(`${step}/${file}`) ?? [];
+  const meta = [
+    `${lines} 行`,
+    `<a href="${stepUrl(step)}">${escapeHtml(step)} 的全部文件</a>`,
+    ...(chapters.length > 0 ? [`引用它的章节：${chapters.map((c) => `<a href="/${c.file.replace(/\.md$/, ".html")}">${escapeHtml(c.title)}</a>`).join(" ")}`] : []),
+  ].join(" · ");
+  const html = renderStaticPage({
+    title: `${step}/${file}`,
+    crumbs: [{ text: "书", href: "/" }, { text: step, href: stepUrl(step) }, { text: file }],
+    back: chapters[0] === undefined ? stepUrl(step) : `/${chapters[0].file.replace(/\.md$/, ".html")}`,
+    meta,
+    body,
+  });
+  writeStaticPage(publicDir, codeUrl(step, file), html);
 }
 
 /** 不属于步骤、但被章节引用的仓库文件（labs/scripted-provider/…）的代码页：读工作区里的文件 */
@@ -88,11 +118,14 @@ export async function writeRepoCodePage(publicDir: string, file: string, chapter
   writeStaticPage(publicDir, codeUrl("", file), html);
 }
 
-async function writeDiffPage(publicDir: string, from: string, to: string, change: FileChange, read: (side: "from" | "to", file: string) => string | undefined): Promise<void> {
-  const a = change.status === "added" ? "" : (read("from", change.file) ?? "");
-  const b = change.status === "removed" ? "" : (read("to", change.file) ?? "");
-  const diff = change.binary ? "" : unifiedDiff(change.status === "added" ? "/dev/null" : `${from}/${change.file}`, `${to}/${change.file}`, a, b);
-  const body = change.binary ? '<p style="padding:20px">（二进制文件，不显示内容）</p>' : await highlight(diff, "diff");
+/** 写这一步相对上一步每个改动文件的差异页 */
+export async function writeDiffPages(publicDir: string, from: string, to: string): Promise<void> {
+  const c = comparison(from, to);
+  await Promise.all(c.changes.map((x) => writeDiffPage(publicDir, from, to, x, c.read)));
+}
+
+async function writeDiffPage(publicDir: string, from: string, to: string, change: FileChange, read: StepComparison["read"]): Promise<void> {
+  const body = change.binary ? '<p style="padding:20px">（二进制文件，不显示内容）</p>' : await highlight(diffText(from, to, change, read), "diff");
   const status = { added: "新增", removed: "删除", changed: "修改" }[change.status];
   const links = [
     change.status !== "removed" ? `<a href="${codeUrl(to, change.file)}">${escapeHtml(to)} 里的完整文件</a>` : "",
@@ -146,8 +179,8 @@ function readmeSection(step: string, hooks: TransformHooks): string[] {
   return out;
 }
 
-/** 写一步的页面（Markdown）和它的差异页；返回 Markdown */
-export async function stepPage(publicDir: string, steps: string[], step: string, chapters: ChapterInfo[], hooks: TransformHooks): Promise<string> {
+/** 一步的页面（Markdown；差异页由 writeDiffPages 另写） */
+export function stepPage(steps: string[], step: string, chapters: ChapterInfo[], hooks: TransformHooks): string {
   const idx = steps.indexOf(step);
   const prev = idx > 0 ? steps[idx - 1] : undefined;
   const files = stepFiles().files(step);
@@ -194,7 +227,7 @@ export async function stepPage(publicDir: string, steps: string[], step: string,
     for (const n of sessions) out.push(`- <a href="${sessionUrl(step, n)}" target="_self" class="session-link">${escapeHtml(n)}.jsonl</a>`);
   }
   if (prev !== undefined) {
-    const c = compareSteps(ROOT, prev, step);
+    const c = comparison(prev, step);
     out.push(
       "",
       `## 与上一步相比（${prev} → ${step}）`,
@@ -206,7 +239,6 @@ export async function stepPage(publicDir: string, steps: string[], step: string,
       if (inGroup.length === 0) continue;
       out.push("", `**${GROUP_TITLE[g]}**`, "", "| 文件 | 变化 | 行数 |", "|---|---|---|");
       for (const x of inGroup) {
-        await writeDiffPage(publicDir, prev, step, x, c.read);
         const status = { added: "新增", removed: "删除", changed: "修改" }[x.status];
         const count = x.binary ? "（二进制）" : `<span class="plus">+${x.plus}</span> <span class="minus">−${x.minus}</span>`;
         out.push(`| <a href="${diffUrl(step, x.file)}" target="_self" class="diff-link">${escapeHtml(x.file)}</a> | ${status} | ${count} |`);

@@ -32,8 +32,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** 每次用一个新的用户目录：没有旧缓存、旧 Cookie，关掉时一起删掉。 */
-export async function launchChromium(viewport = { width: 900, height: 900 }): Promise<Browser> {
+/**
+ * 每次用一个新的用户目录：没有旧缓存、旧 Cookie，关掉时一起删掉。
+ * 默认断网（offline）；要访问本机服务器的调用方（书站的浏览器测试）传 offline: false，自己拦外部请求。
+ */
+export async function launchChromium(viewport = { width: 900, height: 900 }, options: { offline?: boolean } = {}): Promise<Browser> {
   const { chromium } = await import("playwright-core");
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "viewer-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -41,7 +44,7 @@ export async function launchChromium(viewport = { width: 900, height: 900 }): Pr
     headless: true,
     args: ARGS,
     viewport,
-    offline: true,
+    offline: options.offline ?? true,
   });
   return {
     context,

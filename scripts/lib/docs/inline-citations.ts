@@ -48,13 +48,29 @@ export function mentions(lines: string[], symbol: string): boolean {
   return longest !== undefined && longest.length >= 3 && new RegExp(`(?<![\\w$])${longest.replace(/\$/g, "\\$")}(?![\\w$])`).test(text);
 }
 
-/** 检查一行正文里的所有行号引用，返回检查了几处 */
-export function checkInlineLine(raw: string, lineNo: number, file: string, resolver: CitationResolver, problems: Problem[]): number {
+/** 正文一行里的一处行号引用（书站把它变成链接，文档检查器核对它） */
+export interface InlineMatch {
+  /** 引用原文：src/main.ts:46，续写时是 :120-124 */
+  text: string;
+  /** 在这一行里的起止列 */
+  start: number;
+  end: number;
+  from: number;
+  to: number;
+  /** 引的是哪个文件；续写沿用同一行里上一个引用的 */
+  resolved: Resolved;
+  continuation: boolean;
+  /** 引用前后最近的行内代码：两者有一个出现在被引的行里就算对上 */
+  named: string[];
+}
+
+/** 找出一行正文里的所有行号引用：先是完整引用，再是续写（前文引用本身出错的续写不算） */
+export function matchInlineLine(raw: string, resolver: CitationResolver): InlineMatch[] {
   const line = blankOut(raw);
   const anchors: Anchor[] = [];
   const taken: Array<[number, number]> = [];
   const piNames = new Set<string>();
-  let count = 0;
+  const out: InlineMatch[] = [];
 
   // 行内代码：引用自己所在的那些不算「点名的符号」
   const spans: Span[] = [...line.matchAll(/`([^`]+)`/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[1] ?? "" }));
@@ -62,34 +78,17 @@ export function checkInlineLine(raw: string, lineNo: number, file: string, resol
   const isCitationSpan = (s: Span) =>
     FULL_ONE.test(s.text) || /^:\d+(-\d+)?$/.test(s.text) || isPiReference(s.text) || PATH_ONLY.test(s.text);
   const symbols = spans.filter((s) => !isCitationSpan(s));
-
-  /** 引用前后最近的行内代码：两者有一个出现在被引的行里就算对上 */
-  const named = (start: number, end: number): Span[] => {
+  const named = (start: number, end: number): string[] => {
     const before = symbols.filter((s) => s.end <= start).pop();
     const after = symbols.find((s) => s.start >= end);
-    return [before, after].filter((s): s is Span => s !== undefined);
+    return [before, after].filter((s): s is Span => s !== undefined).map((s) => s.text);
   };
-
-  const check = (resolved: Resolved, cited: string, from: number, to: number, at: [number, number]): void => {
-    if (resolved.kind === "skip") return;
-    count++;
-    if (resolved.kind === "error") {
-      problems.push({ file, line: lineNo, message: `引用 ${cited}：${resolved.message}` });
-      return;
-    }
-    const bad = rangeProblem(cited, resolved.display, resolved.lines.length, from, to);
-    if (bad !== undefined) {
-      problems.push({ file, line: lineNo, message: bad });
-      return;
-    }
-    const candidates = named(at[0], at[1]);
-    const cut = resolved.lines.slice(from - 1, to);
-    if (candidates.length === 0) {
-      problems.push({ file, line: lineNo, message: `引用 ${cited} 没有点名它指的是什么：在它前后用行内代码写出那几行里的一个符号（例如 \`delayMs\`）` });
-    } else if (!candidates.some((s) => mentions(cut, s.text))) {
-      const names = candidates.map((s) => `\`${s.text}\``).join(" 或 ");
-      problems.push({ file, line: lineNo, message: `引用 ${cited} 点名的 ${names} 不在 ${resolved.display} 第 ${from === to ? from : `${from}-${to}`} 行里（代码移动了？）` });
-    }
+  const push = (resolved: Resolved, text: string, m: RegExpMatchArray & { index: number }, fromGroup: number, continuation: boolean) => {
+    const from = Number(m[fromGroup]);
+    const to = m[fromGroup + 1] === undefined ? from : Number(m[fromGroup + 1]);
+    const start = m.index;
+    const end = start + m[0].length;
+    out.push({ text, start, end, from, to, resolved, continuation, named: named(start, end) });
   };
 
   for (const m of line.matchAll(FULL)) {
@@ -103,8 +102,7 @@ export function checkInlineLine(raw: string, lineNo: number, file: string, resol
     const piShorthand = !cited.includes("/") && piNames.has(cited);
     const resolved: Resolved = pi || piShorthand ? { kind: "skip" } : resolver.resolve(cited);
     anchors.push({ end, resolved });
-    const from = Number(m[2]);
-    check(resolved, m[0], from, m[3] === undefined ? from : Number(m[3]), [start, end]);
+    push(resolved, m[0], m, 2, false);
   }
 
   for (const m of line.matchAll(CONTINUATION)) {
@@ -117,10 +115,35 @@ export function checkInlineLine(raw: string, lineNo: number, file: string, resol
     const anchor = anchors.filter((a) => a.end <= start).pop();
     // 没有前文引用就无从判断；前文引用本身出错的已经报过，不重复
     if (anchor === undefined || anchor.resolved.kind === "error") continue;
-    const from = Number(m[1]);
-    const to = m[2] === undefined ? from : Number(m[2]);
-    const label = anchor.resolved.kind === "file" ? `${anchor.resolved.display}${m[0]}` : m[0];
-    check(anchor.resolved, label, from, to, [start, start + m[0].length]);
+    push(anchor.resolved, m[0], m, 1, true);
+  }
+  return out;
+}
+
+/** 检查一行正文里的所有行号引用，返回检查了几处 */
+export function checkInlineLine(raw: string, lineNo: number, file: string, resolver: CitationResolver, problems: Problem[]): number {
+  let count = 0;
+  for (const x of matchInlineLine(raw, resolver)) {
+    const { resolved, from, to } = x;
+    if (resolved.kind === "skip") continue;
+    count++;
+    const cited = x.continuation && resolved.kind === "file" ? `${resolved.display}${x.text}` : x.text;
+    if (resolved.kind === "error") {
+      problems.push({ file, line: lineNo, message: `引用 ${cited}：${resolved.message}` });
+      continue;
+    }
+    const bad = rangeProblem(cited, resolved.display, resolved.lines.length, from, to);
+    if (bad !== undefined) {
+      problems.push({ file, line: lineNo, message: bad });
+      continue;
+    }
+    const cut = resolved.lines.slice(from - 1, to);
+    if (x.named.length === 0) {
+      problems.push({ file, line: lineNo, message: `引用 ${cited} 没有点名它指的是什么：在它前后用行内代码写出那几行里的一个符号（例如 \`delayMs\`）` });
+    } else if (!x.named.some((name) => mentions(cut, name))) {
+      const names = x.named.map((name) => `\`${name}\``).join(" 或 ");
+      problems.push({ file, line: lineNo, message: `引用 ${cited} 点名的 ${names} 不在 ${resolved.display} 第 ${from === to ? from : `${from}-${to}`} 行里（代码移动了？）` });
+    }
   }
   return count;
 }
