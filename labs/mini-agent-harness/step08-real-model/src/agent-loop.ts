@@ -148,9 +148,8 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
 }
 
 /**
- * 等工具执行完；signal 先触发就不等了，返回 undefined（step08）。
- * 工具本身没有被杀掉：它在后台接着跑，迟到的结果被丢掉。能真正停下它的，
- * 是 step09 交给工具的信号——理会信号的工具会自己收手。
+ * 等工具执行完；signal 先触发就不等了，返回 undefined（step08）。工具本身没有被杀掉：它在后台接着跑，
+ * 迟到的结果被丢掉。能真正停下它的，是 step09 交给工具的信号——理会信号的工具会自己收手。
  */
 function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
   if (!signal) return start();
@@ -161,10 +160,9 @@ function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal | undefine
     onAbort = () => resolve(undefined);
     signal.addEventListener("abort", onAbort, { once: true });
   });
-  // 先挂监听器再开始工具：工具开始的同一刻就取消的，也收得到（abort 事件不会补发）
-  const work = start();
+  // 监听器挂好了才开始工具（start() 在这里才调用）：工具开始的同一刻就取消的也收得到，abort 事件不会补发。
   // 无论哪边先到，都把监听器摘掉：一个长寿的 signal 不该攒下每个工具留下的监听器
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
+  return Promise.race([start(), aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
 /** Ctrl+C 时还没结束的工具，交给模型的结果。措辞与 step09 的注册表一致。 */
