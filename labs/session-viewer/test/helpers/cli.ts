@@ -25,7 +25,9 @@ export interface CliResult {
  */
 export function runViewer(args: string[], cwd = viewerDir, via: "tsx" | "loader" = "loader"): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", via === "tsx" ? tsxLoader : testLoader, cliScript, ...args], {
+    // Node 26 起 module.register() 会打一条弃用警告（DEP0205）到 stderr：那是测试用的加载器的事，不是查看器的输出
+    const loader = via === "tsx" ? ["--import", tsxLoader] : ["--disable-warning=DEP0205", "--import", testLoader];
+    const child = spawn(process.execPath, [...loader, cliScript, ...args], {
       cwd,
       env: { ...process.env, INIT_CWD: cwd },
       stdio: ["ignore", "pipe", "pipe"],
