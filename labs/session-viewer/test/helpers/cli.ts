@@ -10,8 +10,11 @@ export const viewerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const fixturesDir = path.join(viewerDir, "test", "fixtures");
 const cliScript = path.join(viewerDir, "src", "cli.ts");
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-/** 轻量加载器（ts-loader/register.mjs）：每个子进程比 tsx 省约 0.6 秒 CPU，跑的仍是同一份 src/cli.ts。 */
-const testLoader = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "ts-loader", "register.mjs")).href;
+/**
+ * 轻量加载器：每个子进程比 tsx 省约 0.6 秒 CPU，跑的仍是同一份 src/cli.ts。
+ * 用 step09 测试里那一份（查看器本来就读 step09 的 src/），不另抄一份。
+ */
+const testLoader = pathToFileURL(path.join(viewerDir, "..", "mini-agent-harness", "step09-retry-timeout", "test", "helpers", "ts-loader", "register.mjs")).href;
 
 export interface CliResult {
   code: number | null;
