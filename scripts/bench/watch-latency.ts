@@ -69,7 +69,10 @@ export function startWatch(root: string, id: number, stepCopy: string): WatchSes
 export function copyStep(step: string): [string, string] {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "bench-watch-"));
   const copy = path.join(base, path.basename(step));
-  for (const name of ["src", "extensions", "package.json"]) fs.cpSync(path.join(step, name), path.join(copy, name), { recursive: true });
+  // filter：Windows 上的 Node 22/24 不带 filter 时，cpSync 遇到含中文的路径什么也不复制（nodejs/node#61878）
+  for (const name of ["src", "extensions", "package.json"]) {
+    fs.cpSync(path.join(step, name), path.join(copy, name), { recursive: true, filter: () => true });
+  }
   return [base, copy];
 }
 
