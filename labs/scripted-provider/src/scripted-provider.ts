@@ -29,12 +29,23 @@ export interface ScriptedProviderOptions {
 
 /** 造一个给 startProviderServer 用的脚本函数：每个请求都按剧本现算回复。 */
 export function scriptedProvider(options: ScriptedProviderOptions): (request: RecordedRequest, index: number) => Turn {
-  const { answer, chunkDelayMs = 0, fault } = options;
+  const { answer, fault } = options;
+  const chunkDelayMs = pacingFromEnv() ?? options.chunkDelayMs ?? 0;
   return (request, index) => {
     const injected = fault?.(index);
     if (injected && ("httpError" in injected || "hang" in injected || "redirect" in injected || "notStream" in injected)) return injected;
     return { ...replyTo(request, answer), chunkDelayMs, ...injected };
   };
+}
+
+/**
+ * 环境变量 SCRIPTED_PROVIDER_CHUNK_DELAY_MS（非负整数）替掉 chunkDelayMs。给 CLI 测试用：
+ * 它们把整段输入一次写进标准输入，吐字的节奏不改变任何输出，却让每次对话多等几秒（一轮几十段 × 40ms）。
+ * 只改快慢，不改内容；要在吐字途中按 Ctrl+C 的测试不设它。
+ */
+function pacingFromEnv(): number | undefined {
+  const value = process.env.SCRIPTED_PROVIDER_CHUNK_DELAY_MS;
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /** 按剧本回答一个请求。 */

@@ -5,9 +5,10 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { expect, it, onTestFinished } from "vitest";
+import { expect, it, onTestFinished, vi } from "vitest";
 
-import { mainArgs, makeSandbox, removeSandbox, scriptArgs, stepRoot, testLoader } from "./helpers/cli.js";
+import { scriptedProvider, type RecordedRequest } from "scripted-provider";
+import { cleanEnv, mainArgs, makeSandbox, removeSandbox, scriptArgs, stepRoot, testLoader } from "./helpers/cli.js";
 
 function sandbox(): string {
   const dir = makeSandbox();
@@ -42,4 +43,21 @@ it("在步骤目录本身里：用 import.meta.url 的 main.ts 走加载器，�
   const [bundle] = scriptArgs(stepRoot, "src/provider-cli.ts", []);
   expect(path.dirname(bundle!)).not.toBe(path.join(stepRoot, "src"));
   expect(bundle!.endsWith(".mjs")).toBe(true);
+});
+
+it("本地脚本服务器的节奏：SCRIPTED_PROVIDER_CHUNK_DELAY_MS 替掉 main.ts 给的 40ms（runCli 设成 0）；cleanEnv 去掉它，交互测试照旧 40ms 一段", () => {
+  const request: RecordedRequest = { method: "POST", path: "/v1/chat/completions", api: "openai", headers: {}, body: { messages: [{ role: "user", content: "你好" }] } };
+  const delayOf = (): unknown => {
+    const turn = scriptedProvider({ answer: () => ({ text: "好", toolCalls: [] }), chunkDelayMs: 40 })(request, 0);
+    return "chunkDelayMs" in turn ? turn.chunkDelayMs : undefined;
+  };
+  expect(delayOf()).toBe(40);
+  vi.stubEnv("SCRIPTED_PROVIDER_CHUNK_DELAY_MS", "0");
+  onTestFinished(() => {
+    vi.unstubAllEnvs();
+  });
+  expect(delayOf()).toBe(0);
+  expect(cleanEnv()).not.toHaveProperty("SCRIPTED_PROVIDER_CHUNK_DELAY_MS"); // 测试进程里设了也不漏给子进程
+  vi.stubEnv("SCRIPTED_PROVIDER_CHUNK_DELAY_MS", "快一点"); // 不是非负整数：不理它
+  expect(delayOf()).toBe(40);
 });

@@ -53,7 +53,7 @@ describe.skipIf(!python && !mustRun)("伪终端里 Ctrl+C 与不结束的工具"
       cwd: sandbox,
       encoding: "utf8",
       timeout: 60_000,
-      env: cleanEnv(),
+      env: cleanEnv({ SCRIPTED_PROVIDER_CHUNK_DELAY_MS: "0" }), // 按键落在工具挂住的时候，不在吐字途中：本地服务器不必 40ms 一段
     });
     if (result.status !== 0) throw new Error(`驱动脚本失败：${result.stderr}`);
     const report = JSON.parse(result.stdout) as { failure: string | null; exitCode: number | null; transcript: string };

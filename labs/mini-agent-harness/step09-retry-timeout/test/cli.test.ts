@@ -13,7 +13,7 @@ import path from "node:path";
 import { describe, expect, it, vi, type TestContext } from "vitest";
 
 import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
-import { cleanEnv, mainArgs, makeSandbox, removeSandbox, runCli, runScriptWith, testLoader } from "./helpers/cli.js";
+import { cleanEnv, mainArgs, makeSandbox, removeSandbox, runCli, runCliWithoutProvider } from "./helpers/cli.js";
 import { ANTHROPIC_ANSWER, ANTHROPIC_CALC, OPENAI_ANSWER, OPENAI_UPPER } from "./helpers/recordings.js";
 import { eventually } from "./helpers/wait.js";
 
@@ -66,8 +66,8 @@ describe.concurrent("选择模型服务", () => {
   it("单独复制出来的步骤目录（找不到 labs/scripted-provider）：没配密钥时一行说明怎么办，退出码 1，不创建会话文件", async (test) => {
     const dir = sandbox(test);
     fs.unlinkSync(path.join(dir, "node_modules", "scripted-provider")); // 只删副本里的链接，工具包本身不动
-    // 走加载器而不是打包：打包会把工具包一起打进去，「找不到」就测不到了
-    const result = await runScriptWith(testLoader, dir, "src/main.ts", [], "我叫小明\n");
+    // 打包时不带工具包（它留到运行时再找）：打进去的话，「找不到」就测不到了
+    const result = await runCliWithoutProvider(dir, [], "我叫小明\n");
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
       "找不到本地脚本服务器（仓库里的 labs/scripted-provider/）：请在完整的仓库里运行（根目录 npm ci），或者设置 HARNESS_API_KEY 连真实模型。",

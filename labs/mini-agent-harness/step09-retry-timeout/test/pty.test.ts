@@ -29,10 +29,10 @@ interface Report {
  * via "tsx"：和 npm start 一样经过 tsx 命令行（它自己再起一个 node 子进程，终端里的 Ctrl+C 两个进程都会收到）；
  * via "node"：直接 node 测试用的打包文件（见 helpers/cli.ts 的 mainArgs），省一个进程。
  */
-function drive(cwd: string, script: object[], via: "tsx" | "node" = "node"): Promise<Report> {
+function drive(cwd: string, script: object[], via: "tsx" | "node" = "node", env: NodeJS.ProcessEnv = {}): Promise<Report> {
   const cli = via === "tsx" ? [tsxCli, "src/main.ts"] : mainArgs(cwd, []);
   return new Promise((resolve, reject) => {
-    const child = spawn(python!, [driver, JSON.stringify(script), process.execPath, ...cli], { cwd, env: cleanEnv() });
+    const child = spawn(python!, [driver, JSON.stringify(script), process.execPath, ...cli], { cwd, env: cleanEnv(env) });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -88,7 +88,7 @@ describe.skipIf(!python && !mustRun)("伪终端里的 Ctrl+C 与 Ctrl+D", () => 
       { expect: "助手> " },
       { send: "\u0004" },
       { expect: "再见。" },
-    ]);
+    ], "node", { SCRIPTED_PROVIDER_CHUNK_DELAY_MS: "10" }); // 这一轮要整段说完：10ms 一段（长回复仍要吐近 1 秒，Ctrl+D 照样落在途中），不等 40ms 一段的 3 秒多
     expect(report.failure, report.transcript).toBeNull();
     expect(report.exitCode).toBe(0);
     expect(report.transcript).toContain("[第 1 轮结束]");
@@ -103,7 +103,7 @@ describe.skipIf(!python && !mustRun)("伪终端里的 Ctrl+C 与 Ctrl+D", () => 
       { expect: "你> " },
       { send: "\u0004" },
       { expect: "再见。" },
-    ]);
+    ], "node", { SCRIPTED_PROVIDER_CHUNK_DELAY_MS: "0" }); // 按键都落在两轮之间，吐字的节奏与此无关
     expect(report.failure, report.transcript).toBeNull();
     expect(report.exitCode).toBe(0);
     const sessions = path.join(dir, ".sessions");

@@ -67,14 +67,18 @@ export interface CliResult {
 /**
  * 子进程的环境变量：去掉开发者机器上可能设置的模型配置（HARNESS_*、*_API_KEY），
  * 否则「没配密钥」的测试会真的连上 OpenAI。extra 里再按需加回来。
+ * 本地脚本服务器的节奏（SCRIPTED_PROVIDER_CHUNK_DELAY_MS）也去掉：交互的测试要在吐字途中按 Ctrl+C，得有 npm start 的 40ms 一段。
  */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
   for (const name of Object.keys(env)) {
-    if (name.startsWith("HARNESS_") || name === "OPENAI_API_KEY" || name === "ANTHROPIC_API_KEY") delete env[name];
+    if (name.startsWith("HARNESS_") || name === "OPENAI_API_KEY" || name === "ANTHROPIC_API_KEY" || name === PACING) delete env[name];
   }
   return { ...env, ...extra };
 }
+
+/** 本地脚本服务器读的环境变量：给了就替掉 main.ts 里 40ms 一段的节奏（labs/scripted-provider/src/scripted-provider.ts）。 */
+const PACING = "SCRIPTED_PROVIDER_CHUNK_DELAY_MS";
 
 /** 运行 src/main.ts：把 input 整个写进标准输入后关闭（相当于最后按了 Ctrl+D）。 */
 export function runCli(cwd: string, args: string[], input: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
@@ -95,14 +99,14 @@ export function mainArgs(cwd: string, args: string[]): string[] {
  * 用 import.meta.url 找项目根目录的脚本（main.ts），打包文件要放回它旁边，根目录才不变：
  * 这只在临时副本里做，不往仓库的 src/ 里写文件。
  */
-export function scriptArgs(cwd: string, script: string, args: string[]): string[] {
+export function scriptArgs(cwd: string, script: string, args: string[], external: string[] = []): string[] {
   const entry = path.resolve(cwd, script);
   const needsOwnPlace = fs.readFileSync(entry, "utf8").includes("import.meta.url");
   if (needsOwnPlace && path.resolve(cwd) === stepRoot) return ["--import", testLoader, script, ...args];
   // 扩展是运行时才 import 的 .ts，打包替不了它：这时再挂上轻量加载器（它只需转换扩展那一两个文件）
   const tsExtension = args.some((arg, i) => args[i - 1] === "--extension" && /\.m?ts$/.test(arg));
   const loader = tsExtension ? ["--import", testLoader] : [];
-  let bundle = bundled(entry);
+  let bundle = bundled(entry, external);
   if (needsOwnPlace) {
     const beside = entry.replace(/\.ts$/, ".test-bundle.mjs");
     fs.copyFileSync(bundle, beside); // 每次都复制：测试若改了副本里的源码，旁边这份也跟着换
@@ -111,9 +115,9 @@ export function scriptArgs(cwd: string, script: string, args: string[]): string[
   return [...loader, bundle, ...args];
 }
 
-/** 把 entry 连同它 import 的一切（含本地脚本服务器）打成一个 .mjs，返回缓存里那个文件。 */
-function bundled(entry: string): string {
-  const hash = createHash("sha256").update(esbuild().version).update(path.basename(entry));
+/** 把 entry 连同它 import 的一切（含本地脚本服务器，除非它在 external 里）打成一个 .mjs，返回缓存里那个文件。 */
+function bundled(entry: string, external: string[]): string {
+  const hash = createHash("sha256").update(esbuild().version).update(path.basename(entry)).update(JSON.stringify(external));
   for (const dir of [path.dirname(entry), path.resolve(stepRoot, "..", "..", "scripted-provider", "src")]) {
     for (const name of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
       const file = path.join(dir, name);
@@ -121,14 +125,26 @@ function bundled(entry: string): string {
     }
   }
   return cachedFile("bundles", `${hash.digest("hex")}.mjs`, () => {
-    const options = { entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "error" };
+    const options = { entryPoints: [entry], bundle: true, external, platform: "node", format: "esm", target: "node20", write: false, logLevel: "error" };
     return esbuild().buildSync(options).outputFiles[0]!.contents;
   });
 }
 
-/** 运行 cwd 下的一个 .ts 脚本（怎么运行见 scriptArgs），收集输出。超时则杀掉进程并让测试失败。 */
+/**
+ * 运行 cwd 下的一个 .ts 脚本（怎么运行见 scriptArgs），收集输出。超时则杀掉进程并让测试失败。
+ * 输入一次写完、中途不按键，所以本地脚本服务器不必一段段地等：节奏设成 0（输出一字不差，一次对话省下几百毫秒到几秒）。
+ * 要比节奏的测试在 env 里给 PACING 自己的值。
+ */
 export function runScript(cwd: string, script: string, args: string[], input: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
-  return runNode(cwd, scriptArgs(cwd, script, args), input, env, timeoutMs);
+  return runNode(cwd, scriptArgs(cwd, script, args), input, { [PACING]: "0", ...env }, timeoutMs);
+}
+
+/**
+ * 同 runCli，但本地脚本服务器不打进包里：import("scripted-provider") 留到运行时，照着副本里的 node_modules 去找。
+ * 测「单独复制出来的步骤目录（没有工具包）」用：删掉副本里的链接，进程就真的找不到它，和走加载器时一样。
+ */
+export function runCliWithoutProvider(cwd: string, args: string[], input: string): Promise<CliResult> {
+  return runNode(cwd, scriptArgs(cwd, "src/main.ts", args, ["scripted-provider"]), input, { [PACING]: "0" }, 60_000);
 }
 
 /**
