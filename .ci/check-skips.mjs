@@ -53,7 +53,7 @@ export function classify(names, allowList) {
   });
 }
 
-function main(argv) {
+export function main(argv) {
   const [label, ...rest] = argv;
   if (!label) {
     console.error("用法：node .ci/check-skips.mjs <阶段名> [--report <json>]… [--skip <名字>]…");

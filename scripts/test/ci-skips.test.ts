@@ -2,8 +2,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../lib/paths.ts";
+// @ts-expect-error .mjs 没有类型声明：只用它的 main
+import { main } from "../../.ci/check-skips.mjs";
 
 // .ci/check-skips.mjs：CI 里跳过的测试，不在名单里的一律算失败
 const script = path.join(repoRoot, ".ci", "check-skips.mjs");
@@ -27,14 +29,30 @@ const allowList = write(
   "# 说明\n\n# Windows 不能随便建符号链接\nlabs/x/test/a.test.ts > 符号链接*\n\n# 矩阵只在 Linux x64 上跑\n.ci/run > Node 版本矩阵*\n",
 );
 
-function check(...args: string[]) {
+/** 真的起一个进程运行脚本：证明命令行入口把 main 的结果变成退出码。 */
+function checkProcess(...args: string[]) {
   const r = spawnSync(process.execPath, [script, "某阶段", ...args, "--allow-list", allowList], { encoding: "utf8" });
   return { code: r.status, out: r.stdout + r.stderr };
 }
 
+/** 其余用例在本进程里调用 main（判断都在 main 里），收下它打印的东西：每个少起一个 node 进程。 */
+function check(...args: string[]) {
+  let out = "";
+  const collect = (...parts: unknown[]) => void (out += parts.join(" ") + "\n");
+  const log = vi.spyOn(console, "log").mockImplementation(collect);
+  const error = vi.spyOn(console, "error").mockImplementation(collect);
+  try {
+    const code = (main as (argv: string[]) => number)(["某阶段", ...args, "--allow-list", allowList]);
+    return { code, out };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
 describe(".ci/check-skips.mjs", () => {
   it("没有跳过：退出码 0，打印「跳过 0 个」", () => {
-    const r = check("--report", write("ok.json", report([test("一", "passed")])));
+    const r = checkProcess("--report", write("ok.json", report([test("一", "passed")])));
     expect(r.out).toContain("某阶段：跳过 0 个");
     expect(r.code).toBe(0);
   });
@@ -47,7 +65,7 @@ describe(".ci/check-skips.mjs", () => {
   });
 
   it("名单外的跳过（包括 todo）让它失败，并点名是哪个测试", () => {
-    const r = check("--report", write("denied.json", report([test("浏览器测试", "skipped"), test("以后再写", "todo"), test("符号链接", "skipped")])));
+    const r = checkProcess("--report", write("denied.json", report([test("浏览器测试", "skipped"), test("以后再写", "todo"), test("符号链接", "skipped")])));
     expect(r.out).toContain("跳过 3 个（名单允许 1 个，不允许 2 个）");
     expect(r.out).toContain("不许  labs/x/test/a.test.ts > 浏览器测试");
     expect(r.out).toContain("不许  labs/x/test/a.test.ts > 以后再写");

@@ -131,8 +131,8 @@ describe("单个步骤与 golden:update", () => {
   it("卡住的 demo 超时后被杀掉，报告超时", async () => {
     const out = new Collector();
     const started = Date.now();
-    expect(await runOneDemo("04", { root, out, timeoutMs: 1500, tsxCli: plainNodeCli })).toBe(1);
-    expect(out.text).toMatch(/✗ step04-hang（超时：运行超过 1\.5 秒/);
+    expect(await runOneDemo("04", { root, out, timeoutMs: 300, tsxCli: plainNodeCli })).toBe(1);
+    expect(out.text).toMatch(/✗ step04-hang（超时：运行超过 0\.3 秒/);
     // 宽松上限：这个 demo 永远不会自己结束，能在测试时限之内回来就证明它被杀掉了（机器再忙也够）
     expect(Date.now() - started).toBeLessThan(60_000);
   });
