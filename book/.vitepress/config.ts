@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitepress";
+import { dualTheme, dualThemeTransformer } from "../scripts/lib/dual-theme";
 import { callouts } from "./callouts";
 
 const bookDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -28,9 +29,14 @@ export default defineConfig({
   // 唯一超过 500 KB 的块是搜索索引（约 1.1 MB，gzip 后约 256 KB），只在打开搜索框时才下载
   vite: { build: { chunkSizeWarningLimit: 1500 } },
   markdown: {
-    theme: { light: "github-light", dark: "github-dark" },
+    // 浅色、深色只分词一次（scripts/lib/dual-theme.ts）：输出与 theme: { light: "github-light", dark: "github-dark" } 逐字节相同
+    theme: dualTheme,
+    codeTransformers: [dualThemeTransformer(false, undefined)],
     config(md) {
       md.use(callouts);
+      // 合成主题是「一套」主题，VitePress 因此不给代码块的外框加 vp-adaptive-theme（深色模式的配色靠它）：补上
+      const fence = md.renderer.rules.fence;
+      if (fence !== undefined) md.renderer.rules.fence = (...args) => fence(...args).replace(/^<div class="language-[^\s"]*/, "$& vp-adaptive-theme");
     },
   },
   themeConfig: {
