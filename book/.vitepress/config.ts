@@ -6,6 +6,9 @@ import { defineConfig } from "vitepress";
 import { dualTheme, dualThemeTransformer } from "../scripts/lib/dual-theme";
 import { callouts } from "./callouts";
 
+/** 代码块的高亮结果（见下面 markdown.config），一次构建之内有效 */
+const highlighted = new Map<string, string>();
+
 const bookDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dataFile = path.join(bookDir, ".gen", "book-data.json");
 if (!fs.existsSync(dataFile)) throw new Error("没有 .gen/book-data.json：请用 npm run book:build（它先生成源文件再构建）");
@@ -34,6 +37,20 @@ export default defineConfig({
     codeTransformers: [dualThemeTransformer(false, undefined)],
     config(md) {
       md.use(callouts);
+      // 搜索索引（本地搜索插件）用另一个 Markdown 渲染器把每一页再渲染一遍，代码块也再高亮一遍：
+      // 两个渲染器都经过这里，同一段代码（内容、语言、属性都相同）只高亮一次
+      const highlight = md.options.highlight;
+      if (highlight) {
+        md.options.highlight = (code, lang, attrs) => {
+          const key = `${lang}\0${attrs}\0${code}`;
+          let html = highlighted.get(key);
+          if (html === undefined) {
+            html = highlight(code, lang, attrs);
+            highlighted.set(key, html);
+          }
+          return html;
+        };
+      }
       // 合成主题是「一套」主题，VitePress 因此不给代码块的外框加 vp-adaptive-theme（深色模式的配色靠它）：补上
       const fence = md.renderer.rules.fence;
       if (fence !== undefined) md.renderer.rules.fence = (...args) => fence(...args).replace(/^<div class="language-[^\s"]*/, "$& vp-adaptive-theme");
