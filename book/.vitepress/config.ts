@@ -3,7 +3,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitepress";
+import { dualTheme, dualThemeTransformer } from "../scripts/lib/dual-theme";
 import { callouts } from "./callouts";
+
+/** 代码块的高亮结果（见下面 markdown.config），一次构建之内有效 */
+const highlighted = new Map<string, string>();
 
 const bookDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dataFile = path.join(bookDir, ".gen", "book-data.json");
@@ -28,9 +32,28 @@ export default defineConfig({
   // 唯一超过 500 KB 的块是搜索索引（约 1.1 MB，gzip 后约 256 KB），只在打开搜索框时才下载
   vite: { build: { chunkSizeWarningLimit: 1500 } },
   markdown: {
-    theme: { light: "github-light", dark: "github-dark" },
+    // 浅色、深色只分词一次（scripts/lib/dual-theme.ts）：输出与 theme: { light: "github-light", dark: "github-dark" } 逐字节相同
+    theme: dualTheme,
+    codeTransformers: [dualThemeTransformer(false, undefined)],
     config(md) {
       md.use(callouts);
+      // 搜索索引（本地搜索插件）用另一个 Markdown 渲染器把每一页再渲染一遍，代码块也再高亮一遍：
+      // 两个渲染器都经过这里，同一段代码（内容、语言、属性都相同）只高亮一次
+      const highlight = md.options.highlight;
+      if (highlight) {
+        md.options.highlight = (code, lang, attrs) => {
+          const key = `${lang}\0${attrs}\0${code}`;
+          let html = highlighted.get(key);
+          if (html === undefined) {
+            html = highlight(code, lang, attrs);
+            highlighted.set(key, html);
+          }
+          return html;
+        };
+      }
+      // 合成主题是「一套」主题，VitePress 因此不给代码块的外框加 vp-adaptive-theme（深色模式的配色靠它）：补上
+      const fence = md.renderer.rules.fence;
+      if (fence !== undefined) md.renderer.rules.fence = (...args) => fence(...args).replace(/^<div class="language-[^\s"]*/, "$& vp-adaptive-theme");
     },
   },
   themeConfig: {

@@ -5,9 +5,10 @@
 //   3. 每一处实验引用：跟着链接走，高亮的恰好是被引的那几行，且包含文档检查器认的那个符号；
 //      每一处 Pi 引用：页面上高亮的就是被引的行，点名的符号在里面；
 //   4. 十个中文（及英文）查询在搜索框里的第一条结果属于指定的章节；
-//   5. 首页、8.5、一个代码页、一个步骤页在 1280 与 390 像素宽下的截图，写进 book/screenshots/（不进 git）。
+//   5. 首页、8.5、一个代码页、一个步骤页在 1280 与 390 像素宽下的截图，写进 book/screenshots/（不进 git）；
+//   6. 高亮只分词一次的合成主题（lib/dual-theme.ts）与 Shiki 的双主题，在每种语言的样例上输出逐字节相同。
 // 最后打印「N passed, M failed」。找不到 Chromium：CI 里失败，本地打印原因后跳过。
-// 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots 只跑其中几项。
+// 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots,theme 只跑其中几项。
 import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -108,6 +109,7 @@ async function main(): Promise<void> {
     if (want("citations")) await citations(context, origin, data, watch);
     if (want("search")) await search(context, origin, watch);
     if (want("shots")) await screenshots(context, origin, data);
+    if (want("theme")) await dualThemeSame();
   } finally {
     await browser.close();
     await server.close();
@@ -338,6 +340,40 @@ async function screenshots(context: BrowserContext, origin: string, data: BookDa
   }
   await page.close();
   console.log(`截图：${SCREENSHOT_DIR}`);
+}
+
+/** 合成主题（分词一次）与 themes: { light, dark }（分词两次）：代码页与 VitePress 用到的两种 defaultColor 下输出都要逐字节相同 */
+async function dualThemeSame(): Promise<void> {
+  console.log("合成主题与双主题对照…");
+  const { createHighlighter } = await import("shiki");
+  const { dualTheme, dualThemeTransformer, THEMES } = await import("./lib/dual-theme.ts");
+  const { LANGS } = await import("./lib/highlight-worker.ts");
+  const { langOf } = await import("./lib/highlight.ts");
+  const { stepFiles } = await import("./lib/steps.ts");
+  const { unifiedDiff } = await import("../../scripts/lib/unified-diff.ts");
+  const h = await createHighlighter({ themes: [...Object.values(THEMES), dualTheme], langs: [...LANGS] });
+  const { listSteps } = await import("../../scripts/lib/steps.ts");
+  const steps = listSteps(ROOT);
+  const step = steps.at(-1) as string;
+  const prev = steps.at(-2) as string;
+  const read = (file: string) => stepFiles().read(step, file)?.toString("utf8") ?? "";
+  // 每种语言取最多三个文件（全部对照要几十秒）
+  const perLang = new Map<string, number>();
+  const samples = stepFiles()
+    .files(step)
+    .map((f) => ({ name: f, code: read(f), lang: langOf(f) }))
+    .filter((s) => s.lang !== "text" && (perLang.set(s.lang, (perLang.get(s.lang) ?? 0) + 1).get(s.lang) ?? 0) <= 3);
+  samples.push({ name: "diff", code: unifiedDiff("a/src/agent.ts", "b/src/agent.ts", stepFiles().read(prev, "src/agent.ts")?.toString("utf8") ?? "", read("src/agent.ts")), lang: "diff" });
+  check(new Set(samples.map((s) => s.lang)).size >= 5, `合成主题的样例只覆盖了 ${new Set(samples.map((s) => s.lang)).size} 种语言`);
+  const preStyle = /<pre[^>]*style="([^"]*)"/.exec(h.codeToHtml("", { lang: "text", themes: THEMES, defaultColor: "light" }))?.[1];
+  for (const s of samples) {
+    for (const defaultColor of ["light", false] as const) {
+      const two = h.codeToHtml(s.code, { lang: s.lang, themes: THEMES, defaultColor, tokenizeTimeLimit: 0 });
+      const one = h.codeToHtml(s.code, { lang: s.lang, theme: dualTheme.name as string, tokenizeTimeLimit: 0, transformers: [dualThemeTransformer(defaultColor, defaultColor === "light" ? preStyle : /<pre[^>]*style="([^"]*)"/.exec(two)?.[1])] });
+      check(one === two, `合成主题高亮 ${step}/${s.name}（defaultColor: ${defaultColor}）与双主题不同`);
+    }
+  }
+  h.dispose();
 }
 
 await main();

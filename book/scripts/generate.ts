@@ -14,7 +14,8 @@ import { listSteps } from "../../scripts/lib/steps.ts";
 import { cacheStats, startHighlighter, stopHighlighter } from "./lib/highlight.ts";
 import { renderFigures } from "./lib/mermaid.ts";
 import { BOOK_DIR, DOCS_DIR, GEN_DIR, PAGES_DIR, PUBLIC_DIR, ROOT, posix } from "./lib/paths.ts";
-import { checkPins, writePiPages, type PiFileRef } from "./lib/pi-pages.ts";
+import { chapterCitations } from "./lib/citations.ts";
+import { checkPins, prefetchPiFiles, writePiPages, type PiFileRef } from "./lib/pi-pages.ts";
 import { writeSessionPages } from "./lib/sessions.ts";
 import { prefetchStep, stepFileOf, stepFiles, stepPage, writeCodePages, writeDiffPages, writeRepoCodePage, type ChapterInfo } from "./lib/steps.ts";
 import { transformChapter, transformPlain, type CitationRecord, type TransformHooks } from "./lib/transform.ts";
@@ -92,7 +93,10 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   for (const c of chapters) for (const b of parseChapter(fs.readFileSync(path.join(DOCS_DIR, c.file), "utf8")).blocks) if (b.info.split(/\s+/)[0] === "mermaid") mermaidCodes.push(b.content.join("\n"));
   const figuresPromise = renderFigures(mermaidCodes, PUBLIC_DIR);
   const sessionsPromise = writeSessionPages(PAGES_DIR, steps);
-  // 等它们的时候，把每一步的文件和差异排进高亮队列；每步之间让一下事件循环，Chromium 与 demo 的消息不必等
+  // 等它们的时候，先把各章引用的 Pi 文件（最大的几个）、再把每一步的文件和差异排进高亮队列；
+  // 每步之间让一下事件循环，Chromium 与 demo 的消息不必等
+  for (const c of chapters) prefetchPiFiles(chapterCitations(ROOT, parseChapter(fs.readFileSync(path.join(DOCS_DIR, c.file), "utf8")), available, c.file).pi);
+  await new Promise((resolve) => setImmediate(resolve));
   for (const [i, step] of steps.entries()) {
     prefetchStep(step, steps[i - 1]);
     await new Promise((resolve) => setImmediate(resolve));

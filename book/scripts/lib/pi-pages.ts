@@ -58,15 +58,31 @@ export interface PiFileRef {
   file: string;
 }
 
+/** 一个 Pi 引用页上显示的内容（换行统一、去掉末尾换行） */
+function piContent(r: PiFileRef): string {
+  const content = readPiFile(r.packageName, r.version, r.file);
+  if (content === undefined) throw new Error(`Pi 引用的文件不存在：${r.packageName}@${r.version}/${r.file}（npm test --prefix research 也会报这一条）`);
+  return content.replace(/\r\n?/g, "\n").replace(/\n$/, "");
+}
+
+/** 提前把这些 Pi 文件排进高亮队列（它们是最大的几个文件，越早开始越好）；出错留到 writePiPages 再报 */
+export function prefetchPiFiles(refs: PiFileRef[]): void {
+  for (const r of refs) {
+    try {
+      prefetch(piContent(r), langOf(r.file));
+    } catch {
+      // writePiPages 会再读一次并报错
+    }
+  }
+}
+
 /** 写所有被引用到的 Pi 文件的页面；返回页数 */
 export async function writePiPages(publicDir: string, refs: PiFileRef[], citedBy: Map<string, Array<{ file: string; title: string }>>): Promise<number> {
   const unique = new Map(refs.map((r) => [`${r.packageName}@${r.version}/${r.file}`, r]));
   // 先读出全部文件并排进高亮队列，再一页一页地拼
   const contents = new Map<string, string>();
   for (const [key, r] of unique) {
-    const content = readPiFile(r.packageName, r.version, r.file);
-    if (content === undefined) throw new Error(`Pi 引用的文件不存在：${key}（npm test --prefix research 也会报这一条）`);
-    contents.set(key, content.replace(/\r\n?/g, "\n").replace(/\n$/, ""));
+    contents.set(key, piContent(r));
     prefetch(contents.get(key) ?? "", langOf(r.file));
   }
   await Promise.all([...unique].map(async ([key, r]) => {
