@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, it, onTestFinished } from "vitest";
 
-import { mainArgs, makeSandbox, removeSandbox, runCli, stepRoot, testLoader } from "./helpers/cli.js";
+import { mainArgs, makeSandbox, removeSandbox, runCli, stepRoot, testLoader, runScript } from "./helpers/cli.js";
 
 function sandbox(): string {
   const dir = makeSandbox();
@@ -39,4 +39,12 @@ it("打包文件放在系统临时目录或副本的 src/ 里；在步骤目录�
   // 用 import.meta.url 找根目录的 main.ts 在仓库里只能走加载器；不看它的直接跑缓存里的打包文件
   if (fs.readFileSync(path.join(stepRoot, "src", "main.ts"), "utf8").includes("import.meta.url")) expect(inRepo).toEqual(["--import", testLoader, "src/main.ts"]);
   else expect(path.dirname(bundleOf(inRepo))).not.toBe(path.join(stepRoot, "src"));
+});
+
+it("子进程不读标准输入就退出（例如参数错了）：写不进去的输入不算错，照样拿到它的退出码", async () => {
+  const dir = sandbox();
+  fs.writeFileSync(path.join(dir, "src", "quits-at-once.ts"), "process.exit(3);\n");
+  // 输入比管道的缓冲区大得多：子进程退出时一定还没写完，写的一端收到 EPIPE
+  const result = await runScript(dir, "src/quits-at-once.ts", [], "x".repeat(4 << 20));
+  expect(result.code).toBe(3);
 });

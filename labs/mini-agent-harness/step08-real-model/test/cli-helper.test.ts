@@ -8,7 +8,7 @@ import path from "node:path";
 import { expect, it, onTestFinished, vi } from "vitest";
 
 import { scriptedProvider, type RecordedRequest } from "scripted-provider";
-import { cleanEnv, mainArgs, makeSandbox, removeSandbox, scriptArgs, stepRoot, testLoader } from "./helpers/cli.js";
+import { cleanEnv, mainArgs, makeSandbox, removeSandbox, scriptArgs, stepRoot, testLoader, runScript } from "./helpers/cli.js";
 
 function sandbox(): string {
   const dir = makeSandbox();
@@ -60,4 +60,12 @@ it("本地脚本服务器的节奏：SCRIPTED_PROVIDER_CHUNK_DELAY_MS 替掉 mai
   expect(cleanEnv()).not.toHaveProperty("SCRIPTED_PROVIDER_CHUNK_DELAY_MS"); // 测试进程里设了也不漏给子进程
   vi.stubEnv("SCRIPTED_PROVIDER_CHUNK_DELAY_MS", "快一点"); // 不是非负整数：不理它
   expect(delayOf()).toBe(40);
+});
+
+it("子进程不读标准输入就退出（例如参数错了）：写不进去的输入不算错，照样拿到它的退出码", async () => {
+  const dir = sandbox();
+  fs.writeFileSync(path.join(dir, "src", "quits-at-once.ts"), "process.exit(3);\n");
+  // 输入比管道的缓冲区大得多：子进程退出时一定还没写完，写的一端收到 EPIPE
+  const result = await runScript(dir, "src/quits-at-once.ts", [], "x".repeat(4 << 20));
+  expect(result.code).toBe(3);
 });
