@@ -1,0 +1,98 @@
+// 工具层的边角：变异测试（npm run mutation）找出来的、别的测试没有测到的路径。
+// 文件系统的错误码（EACCES、ELOOP……）以 root 运行时造不出来，在进程内换掉 fs/promises 的函数来造：
+// 内置模块的命名导出用 syncBuiltinESMExports() 同步，src 里的 import { realpath } 随之换掉，测完换回。
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import { syncBuiltinESMExports } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+
+import { createBuiltinTools } from "../../src/tools/index.js";
+import { ToolRegistry, type ToolDefinition } from "../../src/tools/types.js";
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "tools-edges-"));
+fs.writeFileSync(path.join(root, "a.txt"), "内容");
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true, maxRetries: 10 });
+});
+
+const originals = { realpath: fsp.realpath, stat: fsp.stat };
+afterEach(() => {
+  Object.assign(fsp, originals);
+  syncBuiltinESMExports();
+});
+
+/** 展开 a.txt 的路径时失败，错误码为 code（undefined：错误对象没有 code）。 */
+function failRealpath(code: string | undefined): void {
+  fsp.realpath = (async (p: fs.PathLike, options?: unknown) => {
+    if (String(p).endsWith("a.txt")) throw Object.assign(new Error("模拟的故障"), code === undefined ? {} : { code });
+    return originals.realpath(p, options as never);
+  }) as typeof fsp.realpath;
+  syncBuiltinESMExports();
+}
+
+async function read(requested: string) {
+  return createBuiltinTools().execute({ type: "toolCall", id: "r", name: "read_file", arguments: { path: requested } }, { cwd: root });
+}
+
+describe("read_file：文件系统的错误说成一句话，只带模型给的路径", () => {
+  it.each([
+    ["EACCES", "没有权限读取：a.txt"],
+    ["EPERM", "没有权限读取：a.txt"],
+    ["ELOOP", "符号链接绕成了环：a.txt"],
+    ["EIO", "无法读取 a.txt（EIO）"],
+    [undefined, "无法读取 a.txt（未知错误）"],
+  ])("%s", async (code, message) => {
+    failRealpath(code);
+    expect(await read("a.txt")).toEqual({ role: "toolResult", toolCallId: "r", toolName: "read_file", content: message, isError: true });
+  });
+
+  it("既不是目录也不是普通文件（管道、设备、套接字）：不读", async () => {
+    fsp.stat = (async (p: fs.PathLike) => {
+      const info = await originals.stat(p);
+      return Object.assign(Object.create(Object.getPrototypeOf(info)), info, { isFile: () => false, isDirectory: () => false });
+    }) as typeof fsp.stat;
+    syncBuiltinESMExports();
+    expect(await read("a.txt")).toMatchObject({ content: "a.txt 不是普通文件", isError: true });
+  });
+
+  it("换回来之后照常读（确认上面换掉的确实是 src 用的那个函数）", async () => {
+    expect((await read("a.txt")).content).toBe("内容");
+  });
+});
+
+describe("ToolRegistry：扩展写错的工具", () => {
+  const call = (registry: ToolRegistry, name: string) => registry.execute({ type: "toolCall", id: "t", name, arguments: {} }, { cwd: root });
+
+  it("没有 parameters（或是 null）：说清楚，不去校验、不执行", async () => {
+    for (const parameters of [undefined, null]) {
+      let ran = false;
+      const registry = new ToolRegistry();
+      registry.register({ name: "bad", description: "d", parameters, execute: () => ((ran = true), { content: "x" }) } as unknown as ToolDefinition);
+      expect(await call(registry, "bad")).toEqual({
+        role: "toolResult",
+        toolCallId: "t",
+        toolName: "bad",
+        content: "工具 bad 没有 parameters（参数的 JSON Schema），无法校验参数",
+        isError: true,
+      });
+      expect(ran).toBe(false);
+    }
+  });
+
+  it("返回值不是 { content: 字符串 }：太长的截到 60 个字符，JSON 表示不了的只说类型", async () => {
+    const returning = (value: unknown) => {
+      const registry = new ToolRegistry();
+      registry.register({ name: "odd", description: "d", parameters: { type: "object", properties: {} }, execute: () => value as never });
+      return call(registry, "odd");
+    };
+    const long = { content: 1, note: "x".repeat(100) };
+    expect((await returning(long)).content).toBe(`工具 odd 没有返回 { content: 字符串 }，收到的是 ${JSON.stringify(long).slice(0, 60)}…`);
+    const exact = "y".repeat(58); // JSON 里连引号正好 60 个字符：不截
+    expect((await returning(exact)).content).toBe(`工具 odd 没有返回 { content: 字符串 }，收到的是 "${exact}"`);
+    expect((await returning(10n)).content).toBe("工具 odd 没有返回 { content: 字符串 }，收到的是 bigint");
+    expect((await returning(() => 1)).content).toBe("工具 odd 没有返回 { content: 字符串 }，收到的是 function");
+    expect((await returning(undefined)).content).toBe("工具 odd 没有返回 { content: 字符串 }，收到的是 undefined（是不是忘了 return？）");
+  });
+});
