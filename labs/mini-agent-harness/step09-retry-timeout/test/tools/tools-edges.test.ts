@@ -1,6 +1,7 @@
 // 工具层的边角：变异测试（npm run mutation）找出来的、别的测试没有测到的路径。
 // 文件系统的错误码（EACCES、ELOOP……）以 root 运行时造不出来，在进程内换掉 fs/promises 的函数来造：
 // 内置模块的命名导出用 syncBuiltinESMExports() 同步，src 里的 import { realpath } 随之换掉，测完换回。
+import { getEventListeners } from "node:events";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import { syncBuiltinESMExports } from "node:module";
@@ -48,6 +49,18 @@ describe("read_file：文件系统的错误说成一句话，只带模型给的�
     expect(await read("a.txt")).toEqual({ role: "toolResult", toolCallId: "r", toolName: "read_file", content: message, isError: true });
   });
 
+  it("抛出来的根本不是错误对象（undefined）：照样说成一句话", async () => {
+    fsp.realpath = (async () => {
+      throw undefined;
+    }) as typeof fsp.realpath;
+    syncBuiltinESMExports();
+    expect(await read("a.txt")).toMatchObject({ content: "无法读取 a.txt（未知错误）", isError: true });
+  });
+
+  it("只有空白的路径算空路径", async () => {
+    expect(await read("   ")).toMatchObject({ content: "路径不能为空", isError: true });
+  });
+
   it("既不是目录也不是普通文件（管道、设备、套接字）：不读", async () => {
     fsp.stat = (async (p: fs.PathLike) => {
       const info = await originals.stat(p);
@@ -59,6 +72,40 @@ describe("read_file：文件系统的错误说成一句话，只带模型给的�
 
   it("换回来之后照常读（确认上面换掉的确实是 src 用的那个函数）", async () => {
     expect((await read("a.txt")).content).toBe("内容");
+  });
+});
+
+describe("内置工具的说明（交给模型的就是它们）", () => {
+  it("名字、说明与参数的 JSON Schema", () => {
+    expect(createBuiltinTools().specs()).toEqual([
+      {
+        name: "calc",
+        description: "计算一个四则运算表达式，支持 + - * / %、括号和小数，例如 (1+2)*3.5",
+        parameters: {
+          type: "object",
+          properties: { expression: { type: "string", description: "要计算的表达式，例如 17*38 或 (1+2)/3" } },
+          required: ["expression"],
+          additionalProperties: false,
+        },
+      },
+      {
+        name: "read_file",
+        description: "读取项目目录里的一个文本文件，返回文件内容",
+        parameters: {
+          type: "object",
+          properties: { path: { type: "string", description: "相对于项目根目录的文件路径，例如 src/main.ts" } },
+          required: ["path"],
+          additionalProperties: false,
+        },
+      },
+    ]);
+  });
+
+  it("read_file 不收多余的参数，也不能少了 path", async () => {
+    const run = (args: Record<string, unknown>) => createBuiltinTools().execute({ type: "toolCall", id: "r", name: "read_file", arguments: args }, { cwd: root });
+    expect(await run({ path: "a.txt", extra: 1 })).toMatchObject({ isError: true });
+    expect(await run({})).toMatchObject({ isError: true });
+    expect((await run({ path: "a.txt" })).content).toBe("内容");
   });
 });
 
@@ -94,5 +141,32 @@ describe("ToolRegistry：扩展写错的工具", () => {
     expect((await returning(10n)).content).toBe("工具 odd 没有返回 { content: 字符串 }，收到的是 bigint");
     expect((await returning(() => 1)).content).toBe("工具 odd 没有返回 { content: 字符串 }，收到的是 function");
     expect((await returning(undefined)).content).toBe("工具 odd 没有返回 { content: 字符串 }，收到的是 undefined（是不是忘了 return？）");
+    expect((await returning(null)).content).toBe("工具 odd 没有返回 { content: 字符串 }，收到的是 null");
+  });
+
+  it("信号已经取消、工具因此抛出：说成「被取消」，不是一句 This operation was aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const registry = new ToolRegistry();
+    registry.register({
+      name: "careful",
+      description: "d",
+      parameters: { type: "object", properties: {} },
+      execute: (_args, context) => {
+        context.signal?.throwIfAborted();
+        return { content: "不该到这里" };
+      },
+    });
+    const result = await registry.execute({ type: "toolCall", id: "t", name: "careful", arguments: {} }, { cwd: root, signal: controller.signal });
+    expect(result).toEqual({ role: "toolResult", toolCallId: "t", toolName: "careful", content: "工具 careful 被取消", isError: true });
+  });
+
+  it("每次调用结束都拆掉挂在回复信号上的监听器", async () => {
+    const controller = new AbortController();
+    const registry = createBuiltinTools();
+    for (let i = 0; i < 3; i++) {
+      await registry.execute({ type: "toolCall", id: "c", name: "calc", arguments: { expression: "1+1" } }, { cwd: root, signal: controller.signal, timeoutMs: 60_000 });
+    }
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 });
