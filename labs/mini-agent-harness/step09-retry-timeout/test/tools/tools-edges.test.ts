@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 
+import { evaluate } from "../../src/tools/calc.js";
 import { createBuiltinTools } from "../../src/tools/index.js";
 import { ToolRegistry, type ToolDefinition } from "../../src/tools/types.js";
 
@@ -168,5 +169,23 @@ describe("ToolRegistry：扩展写错的工具", () => {
       await registry.execute({ type: "toolCall", id: "c", name: "calc", arguments: { expression: "1+1" } }, { cwd: root, signal: controller.signal, timeoutMs: 60_000 });
     }
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+});
+
+describe("calc 的边角", () => {
+  it("多位整数的小数、只有小数点后面的数；乘以 0 不是除以 0", () => {
+    expect(evaluate("12.5*2")).toBe(25);
+    expect(evaluate(".25*4")).toBe(1);
+    expect(evaluate("2*0")).toBe(0);
+  });
+
+  it("括号深度只数嵌套的层数，并列的括号不累加", () => {
+    expect(evaluate("(1)+".repeat(45) + "1")).toBe(46); // 181 个字符：不超过长度上限
+  });
+
+  it("不该出现的记号、提前结束的表达式：说清楚是哪个、在哪里", () => {
+    expect(() => evaluate("*2")).toThrow('意外的 "*"（位置 1）');
+    expect(() => evaluate("(1 2)")).toThrow('意外的 "2"（位置 4）');
+    expect(() => evaluate("1+")).toThrow("表达式不完整，末尾缺少数字");
   });
 });
