@@ -224,7 +224,7 @@ describe("Anthropic 解码器：结束原因与用量", () => {
 });
 
 describe("Anthropic 请求体的边角", () => {
-  it("没有签名的思考块（别家模型的推理）送不回去：丢掉；有签名的原样送回", () => {
+  it("没有签名的思考块（别家模型的推理）送不回去：丢掉；有签名的原样送回；空文本块与只剩空文本的助手消息不发", () => {
     const body = buildAnthropicRequest({ baseUrl: "http://x", apiKey: "", model: "m" }, {
       messages: [
         { role: "user", content: "问" },
@@ -233,11 +233,14 @@ describe("Anthropic 请求体的边角", () => {
           stopReason: "toolUse",
           content: [
             { type: "thinking", thinking: "别家的推理" },
+            { type: "text", text: "" },
             { type: "thinking", thinking: "自家的", thinkingSignature: "sig" },
             { type: "toolCall", id: "t", name: "calc", arguments: {} },
           ],
         },
         { role: "toolResult", toolCallId: "t", toolName: "calc", content: "1" },
+        { role: "assistant", stopReason: "stop", content: [{ type: "text", text: "" }] },
+        { role: "user", content: "再问" },
       ],
     });
     expect(body.messages).toEqual([
@@ -250,6 +253,7 @@ describe("Anthropic 请求体的边角", () => {
         ],
       },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "1", is_error: false }] },
+      { role: "user", content: "再问" },
     ]);
   });
 });

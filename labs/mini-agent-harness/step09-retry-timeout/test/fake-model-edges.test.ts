@@ -45,6 +45,13 @@ describe("tokenize 与 decideReply 的边角", () => {
     ]);
   });
 
+  it("剧本规则抛出的不是 Error：原样转成文字，编码成一条空的 error 消息", async () => {
+    const rules: Rule[] = [{ on: "", reply: () => { throw "字符串"; } }];
+    const events: StreamEvent[] = [];
+    for await (const event of createFakeModel({ rules })(say("x"))) events.push(event);
+    expect(events).toEqual([{ type: "done", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "剧本规则出错：字符串" } }]);
+  });
+
   it("调用编号数的是之前助手消息里的工具调用，不数文字与其他角色", () => {
     const rule: Rule = { on: "", reply: "", toolCall: { name: "calc", arguments: () => ({}) } };
     const context: Context = {

@@ -2,7 +2,7 @@
 // 不起服务器：一个假 fetch 直接交回写好的事件流，整个文件在进程内跑完。
 import { describe, expect, it } from "vitest";
 
-import { createOpenAIStream } from "../src/providers/openai-completions.js";
+import { buildOpenAIRequest, createOpenAIStream } from "../src/providers/openai-completions.js";
 import { collect, KEY } from "./helpers/providers.js";
 
 /** 每个元素是一个事件的 data：对象按 JSON 写出，字符串原样写出（如 [DONE]）。 */
@@ -83,5 +83,21 @@ describe("OpenAI 解码器：块的各种形状", () => {
       delta({}, "tool_calls"),
     ]));
     expect(message.content).toEqual([{ type: "toolCall", id: "", name: "calc", arguments: { expression: "3" } }]);
+  });
+});
+
+describe("OpenAI 请求体的边角", () => {
+  it("既没文字也没工具调用的助手消息不发（只有推理的也算）", () => {
+    const body = buildOpenAIRequest({ baseUrl: "http://x", apiKey: "", model: "m" }, {
+      messages: [
+        { role: "user", content: "问" },
+        { role: "assistant", stopReason: "stop", content: [{ type: "thinking", thinking: "想了想" }, { type: "text", text: "" }] },
+        { role: "user", content: "再问" },
+      ],
+    });
+    expect(body.messages).toEqual([
+      { role: "user", content: "问" },
+      { role: "user", content: "再问" },
+    ]);
   });
 });
