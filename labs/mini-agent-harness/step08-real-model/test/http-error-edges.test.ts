@@ -93,6 +93,7 @@ describe("网络错误、流中断、不是事件流", () => {
     const other = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
     expect(describeStreamCut(new TypeError("fetch failed", { cause: other }))).toBe("流在结束前中断：other side closed（UND_ERR_SOCKET）");
     expect(describeStreamCut(new TypeError("fetch failed"))).toBe("流在结束前中断：fetch failed");
+    expect(describeStreamCut(new Error("外层", { cause: new Error("里层") }))).toBe("流在结束前中断：外层：里层");
     expect(describeStreamCut("字符串")).toBe("流在结束前中断：字符串");
     expect(describeNetworkError(Object.assign(new Error("boom"), { code: 5 }))).toMatch(/^网络错误：boom(?!（)/);
     expect(describeNetworkError(Object.assign(new Error("boom"), { code: "EX" }))).toMatch(/^网络错误：boom（EX）/);

@@ -1,17 +1,22 @@
-// providers/ 里几个小模块（url、proxy、redirect、reply）的边角：变异测试（npm run mutation）找出来的、别的测试没有测到的行为。
+// providers/ 里几个小模块（url、proxy、redirect、reply、transform-messages）的边角：变异测试（npm run mutation）找出来的、别的测试没有测到的行为。
 // 全部在进程内：直接调函数、直接构造 Response，不起服务器、不起子进程。
 import { describe, expect, it } from "vitest";
 
 import { keepLoopbackDirect, nodeHasProxySwitch, proxyHint } from "../src/providers/proxy.js";
 import { fetchSameOrigin, redirectTarget } from "../src/providers/redirect.js";
 import { ReplyBuilder } from "../src/providers/reply.js";
-import { joinUrl, querySecrets, redactSecrets, redactUrlQuery } from "../src/providers/url.js";
+import { toolsToSend } from "../src/providers/transform-messages.js";
+import { joinUrl, querySecrets, redactSecrets, redactUrlQuery, safeUrl } from "../src/providers/url.js";
 
 describe("url：拼地址与抹秘密", () => {
   it("joinUrl：末尾多写的斜杠（几个都算）去掉；解析不了的地址照旧拼接", () => {
     expect(joinUrl("http://h/v1//", "/chat")).toBe("http://h/v1/chat");
     expect(joinUrl("http://h/v1/?api-version=1", "/chat")).toBe("http://h/v1/chat?api-version=1");
     expect(joinUrl("不是地址//", "/chat")).toBe("不是地址/chat");
+  });
+
+  it("safeUrl：解析不了的地址不原样打印", () => {
+    expect(safeUrl("http://[坏")).toBe("（地址无法解析）");
   });
 
   it("querySecrets：只取名字像秘密、值不为空的参数；解析不了的地址没有秘密", () => {
@@ -98,6 +103,7 @@ describe("redirect：自己处理重定向", () => {
   it("redirectTarget：不是重定向状态、或没有 Location，都不算", () => {
     expect(redirectTarget(new Response(null, { status: 200, headers: { location: "/x" } }), "http://h/")).toBeUndefined();
     expect(redirectTarget(new Response(null, { status: 302 }), "http://h/")).toBeUndefined();
+    expect(redirectTarget(new Response(null, { status: 302, headers: { location: "http://[bad" } }), "http://h/")).toBeUndefined();
     expect(redirectTarget(new Response(null, { status: 308, headers: { location: "/x" } }), "http://h/a")).toBe("http://h/x");
   });
 
@@ -110,6 +116,12 @@ describe("redirect：自己处理重定向", () => {
     const response = await fetchSameOrigin(fake, "http://h/v1", { method: "POST" });
     expect(await response.text()).toBe("ok");
     expect(seen).toEqual(["http://h/v1 POST manual", "http://h/v2 POST manual"]);
+  });
+});
+
+describe("transform-messages：要发的工具", () => {
+  it("没有工具：什么也不发", () => {
+    expect(toolsToSend()).toEqual([]);
   });
 });
 

@@ -76,6 +76,11 @@ describe("Anthropic 解码器：事件的各种形状", () => {
     expect(afterGarbage.message.errorMessage).toBe("无法解析的流数据：{不是 JSON");
   });
 
+  it("error 事件里没有 error 字段：说明就用事件原文", async () => {
+    const { message } = await collect(stream([START, ["error", { type: "error" }]]));
+    expect(message.errorMessage).toBe('流中错误：{"type":"error"}');
+  });
+
   it("流中错误里回显的密钥被抹掉", async () => {
     const { message } = await collect(stream([START, ["error", { type: "error", error: { type: "authentication_error", message: `bad key ${KEY}` } }]]));
     expect(message.errorMessage).toContain("bad key ***");
@@ -255,5 +260,6 @@ describe("Anthropic 请求体的边角", () => {
       { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "1", is_error: false }] },
       { role: "user", content: "再问" },
     ]);
+    expect(body).not.toHaveProperty("tools");
   });
 });

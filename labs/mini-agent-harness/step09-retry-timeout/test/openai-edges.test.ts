@@ -99,5 +99,6 @@ describe("OpenAI 请求体的边角", () => {
       { role: "user", content: "问" },
       { role: "user", content: "再问" },
     ]);
+    expect(body).not.toHaveProperty("tools");
   });
 });

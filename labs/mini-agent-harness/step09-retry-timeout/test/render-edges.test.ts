@@ -70,6 +70,12 @@ describe("工具结果与重试的措辞", () => {
     expect(out).toBe("[工具结果] read_file → 一 …（共 2 行）\n");
   });
 
+  it("出错的助手消息没有 errorMessage：说未知错误", async () => {
+    let out = "";
+    await renderEvents(from([{ type: "message", message: { role: "assistant", content: [], stopReason: "error" } }]), (text) => (out += text), false);
+    expect(out).toBe("[错误] 未知错误\n");
+  });
+
   it("重试失败却没有 finalError：说未知错误", () => {
     expect(describeRetryEvent({ type: "auto_retry_end", success: false, attempt: 2 })).toBe("[重试失败] 已重试 2 次，放弃：未知错误\n");
   });

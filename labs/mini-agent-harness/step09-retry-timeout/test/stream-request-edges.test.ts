@@ -64,6 +64,21 @@ describe("stream-request 的边角", () => {
     expect(events[0]?.type === "done" && events[0].message.errorMessage).toMatch(/^网络错误：倒计时坏了/);
   });
 
+  it("200 却没有正文：说没有正文；读「不是事件流」的正文时按下取消：算取消", async () => {
+    const empty = await run(async () => new Response(null, { status: 200 }));
+    expect(empty).toEqual([{ type: "done", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "响应没有正文" } }]);
+    const controller = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      pull(stream) {
+        controller.abort();
+        stream.enqueue(new TextEncoder().encode("<html>"));
+        stream.close();
+      },
+    });
+    const html = await run(async () => new Response(body, { headers: { "content-type": "text/html" } }), controller.signal);
+    expect(html).toEqual([{ type: "done", message: { role: "assistant", content: [], stopReason: "aborted" } }]);
+  });
+
   it("parseChunk：说明里只带数据的前 100 个字符", () => {
     const junk = "x".repeat(150);
     expect(parseChunk(junk, {})).toBe(`无法解析的流数据：${"x".repeat(100)}`);

@@ -102,6 +102,11 @@ describe("内置工具的说明（交给模型的就是它们）", () => {
     ]);
   });
 
+  it("显式写成 undefined 的参数视同没传：不算多余，也不查类型", async () => {
+    const run = (args: Record<string, unknown>) => createBuiltinTools().execute({ type: "toolCall", id: "r", name: "read_file", arguments: args }, { cwd: root });
+    expect((await run({ path: "a.txt", extra: undefined })).content).toBe("内容");
+  });
+
   it("read_file 不收多余的参数，也不能少了 path", async () => {
     const run = (args: Record<string, unknown>) => createBuiltinTools().execute({ type: "toolCall", id: "r", name: "read_file", arguments: args }, { cwd: root });
     expect(await run({ path: "a.txt", extra: 1 })).toMatchObject({ isError: true });
