@@ -61,6 +61,13 @@ describe("renderEvents：终端上调暗推理", () => {
     await renderEvents(from([event]), (text) => (out += text), false);
     expect(out).toBe(describeRetryEvent(event));
   });
+
+  it("终端上也只有「开始重试」才加倒计时：别的重试事件只打印那一行", async () => {
+    const event: HarnessEvent = { type: "auto_retry_end", success: true, attempt: 1 };
+    let out = "";
+    await renderEvents(from([event]), (text) => (out += text), true);
+    expect(out).toBe(describeRetryEvent(event));
+  });
 });
 
 describe("工具结果与重试的措辞", () => {
