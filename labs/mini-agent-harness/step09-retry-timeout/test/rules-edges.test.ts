@@ -53,11 +53,18 @@ describe("剧本：用户的话 → 回复与工具调用", () => {
     expect(text(afterTool("随便", "weather", "晴"))).toBe(FALLBACK);
   });
 
-  it("按工具作答的回复函数拿到的最后一条不是工具结果：照实说没拿到", () => {
+  it("回复函数拿到的最后一条不是工具结果（或上下文是空的）：按工具作答的照实说没拿到，其余的照常说成功", () => {
     for (const on of ["toolResult:calc", "toolResult:read_file"]) {
       const rule = RULES.find((r) => r.on === on);
       if (typeof rule?.reply !== "function") throw new Error(`剧本里没有 ${on} 的回复函数`);
       expect(rule.reply(ctx(user("x")))).toBe("没有拿到工具结果。");
+      expect(rule.reply(ctx())).toBe("没有拿到工具结果。");
+    }
+    for (const [on, ok] of [["toolResult:upper", "转好了。"], ["toolResult:sleep", "睡醒了。"]]) {
+      const rule = RULES.find((r) => r.on === on);
+      if (typeof rule?.reply !== "function") throw new Error(`剧本里没有 ${on} 的回复函数`);
+      expect(rule.reply(ctx())).toBe(ok);
+      expect(rule.reply(ctx(user("x")))).toBe(ok);
     }
   });
 
@@ -66,6 +73,7 @@ describe("剧本：用户的话 → 回复与工具调用", () => {
     expect(text(user("我叫什么"))).toBe("你还没告诉我你的名字。");
     expect(text(user("我叫甲"), said("你好"), user("我叫乙"), said("你好"), user("我叫什么"))).toBe("你叫乙。");
     expect(text(user("我叫丙"), user("我叫 "), user("我叫什么"))).toBe("你叫丙。");
+    expect(text(user("我叫戊"), result("read_file", "我叫己"), user("我叫什么"))).toBe("你叫戊。");
     expect(text(user("我叫丁"), user("我叫什么"), said("你叫丁。"), user("我叫什么"))).toBe("你叫丁。");
   });
 
