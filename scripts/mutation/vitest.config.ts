@@ -10,6 +10,4 @@ import stepConfig from "../../labs/mini-agent-harness/step09-retry-timeout/vites
 // pool、worker 数量由 Stryker 的 vitest-runner 自己决定（它固定用一个线程 worker）。
 const stepRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../labs/mini-agent-harness/step09-retry-timeout");
 
-// isolate 必须打开：步骤配置为了快关掉了它（测试文件之间复用模块），可静态变异体（模块加载时就执行的代码，
-// 如 STOP_REASONS 这样的表）要靠每次重新加载模块才换得上；不隔离时它们全都「存活」，分数是假的低。
-export default mergeConfig(stepConfig, defineConfig({ root: stepRoot, test: { isolate: true } }));
+export default mergeConfig(stepConfig, defineConfig({ root: stepRoot }));

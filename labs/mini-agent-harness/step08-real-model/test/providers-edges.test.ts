@@ -61,7 +61,7 @@ describe("proxy：提示与直连", () => {
   }
 
   it("nodeHasProxySwitch：22.21 起、24.5 起，以及 25 以后", () => {
-    const table = { "20.19.0": false, "22.20.9": false, "22.21.0": true, "23.9.0": false, "24.4.9": false, "24.5.0": true, "25.0.0": true, "26.1.0": true };
+    const table = { "20.19.0": false, "22.20.9": false, "22.21.0": true, "23.9.0": false, "23.21.0": false, "24.4.9": false, "24.5.0": true, "25.0.0": true, "26.1.0": true };
     for (const [version, has] of Object.entries(table)) expect(nodeHasProxySwitch(version), version).toBe(has);
   });
 

@@ -216,6 +216,11 @@ describe("Anthropic 解码器：结束原因与用量", () => {
     expect(without.message).toEqual({ role: "assistant", content: [], stopReason: "stop" });
   });
 
+  it("stop_sequence 与 end_turn 一样算正常结束", async () => {
+    const { message } = await collect(stream([START, ["message_delta", { type: "message_delta", delta: { stop_reason: "stop_sequence" } }]]));
+    expect(message.stopReason).toBe("stop");
+  });
+
   it("ping 与不认识的事件被忽略；流读完了还没有 stop_reason 就是中断", async () => {
     const { message } = await collect(stream([START, ["ping", { type: "ping" }], ["future_event", { type: "future_event", delta: { stop_reason: "end_turn" } }]]));
     expect(message).toEqual({
@@ -229,6 +234,13 @@ describe("Anthropic 解码器：结束原因与用量", () => {
 });
 
 describe("Anthropic 请求体的边角", () => {
+  it("上下文以工具结果开头（前面没有消息可合并）：单独成一条 user 消息", () => {
+    const body = buildAnthropicRequest({ baseUrl: "http://x", apiKey: "", model: "m" }, {
+      messages: [{ role: "toolResult", toolCallId: "t", toolName: "calc", content: "1" }],
+    });
+    expect(body.messages).toEqual([{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "1", is_error: false }] }]);
+  });
+
   it("没有签名的思考块（别家模型的推理）送不回去：丢掉；有签名的原样送回；空文本块与只剩空文本的助手消息不发", () => {
     const body = buildAnthropicRequest({ baseUrl: "http://x", apiKey: "", model: "m" }, {
       messages: [

@@ -86,6 +86,13 @@ describe("OpenAI 解码器：块的各种形状", () => {
   });
 });
 
+describe("OpenAI 的结束原因", () => {
+  it("旧式的 function_call 与 tool_calls 一样算 toolUse", async () => {
+    const { message } = await collect(stream([tools({ index: 0, id: "a", function: { name: "calc", arguments: "{}" } }), delta({}, "function_call")]));
+    expect(message.stopReason).toBe("toolUse");
+  });
+});
+
 describe("OpenAI 请求体的边角", () => {
   it("既没文字也没工具调用的助手消息不发（只有推理的也算）", () => {
     const body = buildOpenAIRequest({ baseUrl: "http://x", apiKey: "", model: "m" }, {
