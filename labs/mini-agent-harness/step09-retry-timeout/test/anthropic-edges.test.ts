@@ -79,6 +79,9 @@ describe("Anthropic 解码器：事件的各种形状", () => {
   it("error 事件里没有 error 字段：说明就用事件原文", async () => {
     const { message } = await collect(stream([START, ["error", { type: "error" }]]));
     expect(message.errorMessage).toBe('流中错误：{"type":"error"}');
+    const long = JSON.stringify({ type: "error", pad: "x".repeat(300) });
+    const cut = await collect(stream([START, ["error", long]]));
+    expect(cut.message.errorMessage).toBe(`流中错误：${long.slice(0, 200)}`);
   });
 
   it("流中错误里回显的密钥被抹掉", async () => {

@@ -11,6 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 
 import { evaluate } from "../../src/tools/calc.js";
 import { createBuiltinTools } from "../../src/tools/index.js";
+import { readFileTool } from "../../src/tools/read-file.js";
 import { ToolRegistry, type ToolDefinition } from "../../src/tools/types.js";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "tools-edges-"));
@@ -56,6 +57,10 @@ describe("read_file：文件系统的错误说成一句话，只带模型给的�
     }) as typeof fsp.realpath;
     syncBuiltinESMExports();
     expect(await read("a.txt")).toMatchObject({ content: "无法读取 a.txt（未知错误）", isError: true });
+  });
+
+  it("不经注册表、不带 signal 直接调用：失败照样说成一句话", async () => {
+    expect(await readFileTool.execute({ path: "没有.txt" }, { cwd: root })).toEqual({ content: "文件不存在：没有.txt", isError: true });
   });
 
   it("只有空白的路径算空路径", async () => {
@@ -188,9 +193,18 @@ describe("calc 的边角", () => {
     expect(evaluate("(1)+".repeat(45) + "1")).toBe(46); // 181 个字符：不超过长度上限
   });
 
-  it("不该出现的记号、提前结束的表达式：说清楚是哪个、在哪里", () => {
-    expect(() => evaluate("*2")).toThrow('意外的 "*"（位置 1）');
-    expect(() => evaluate("(1 2)")).toThrow('意外的 "2"（位置 4）');
-    expect(() => evaluate("1+")).toThrow("表达式不完整，末尾缺少数字");
+  it("不该出现的记号、提前结束的表达式：抛出 Error，说清楚是哪个、在哪里", () => {
+    // 不用 toThrow(文字)：抛出的若是 undefined，它也照样通过
+    const thrown = (expression: string): unknown => {
+      try {
+        evaluate(expression);
+      } catch (error) {
+        return error;
+      }
+      return "没有抛出";
+    };
+    expect(thrown("*2")).toEqual(new Error('意外的 "*"（位置 1）'));
+    expect(thrown("(1 2)")).toEqual(new Error('意外的 "2"（位置 4）'));
+    expect(thrown("1+")).toEqual(new Error("表达式不完整，末尾缺少数字"));
   });
 });
