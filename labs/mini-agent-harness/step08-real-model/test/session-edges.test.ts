@@ -235,8 +235,11 @@ describe("会话的锁", () => {
     expect(() => unlockSession(mine)).not.toThrow();
   });
 
-  it("进程退出时删掉本进程持有的全部锁文件", async () => {
-    // 换一份新加载的模块：它的退出钩子只管它自己加的锁，不碰同一个测试进程里别的测试
+  /**
+   * 换一份新加载的 session-lock 模块，用它给 a、b 两个会话加锁：它的退出钩子只管它自己加的锁，
+   * 不碰同一个测试进程里别的测试。返回这份模块、两个文件与它新装的退出钩子；测完交给 dropFresh。
+   */
+  async function freshLocks() {
     vi.resetModules();
     const before = new Set(process.listeners("exit"));
     const fresh = (await import("../src/session-lock.js")) as typeof import("../src/session-lock.js");
@@ -244,11 +247,21 @@ describe("会话的锁", () => {
     const b = path.join(dir, "b.jsonl");
     fresh.lockSession(a, "a.jsonl");
     fresh.lockSession(b, "b.jsonl");
-    const hooks = process.listeners("exit").filter((listener) => !before.has(listener));
+    const hooks = process.listeners("exit").filter((listener) => !before.has(listener)) as Array<() => void>;
+    return { fresh, a, b, hooks };
+  }
+
+  function dropFresh(hooks: Array<() => void>): void {
+    for (const hook of hooks) process.removeListener("exit", hook);
+    vi.resetModules(); // 之后的测试文件（同一个 worker）各自加载自己的一份，不接着用这份没有退出钩子的
+  }
+
+  it("进程退出时删掉本进程持有的全部锁文件", async () => {
+    const { fresh, a, b, hooks } = await freshLocks();
     expect(hooks).toHaveLength(1); // 加了两把锁，退出钩子只装一次
     try {
       expect(fs.existsSync(`${a}.lock`) && fs.existsSync(`${b}.lock`)).toBe(true);
-      (hooks[0] as () => void)();
+      hooks[0]!();
       expect(fs.existsSync(`${a}.lock`)).toBe(false);
       expect(fs.existsSync(`${b}.lock`)).toBe(false);
       // 钩子之后本进程不再持有它们：再加锁会重新写出锁文件
@@ -256,31 +269,22 @@ describe("会话的锁", () => {
       expect(fs.readFileSync(`${a}.lock`, "utf8")).toBe(String(process.pid));
       fresh.unlockSession(a);
     } finally {
-      for (const hook of hooks) process.removeListener("exit", hook as () => void);
-      vi.resetModules(); // 之后的测试文件（同一个 worker）各自加载自己的一份，不接着用这份没有退出钩子的
+      dropFresh(hooks);
     }
   });
 
   it("退出时删不掉某个锁文件：不抛出，其余的照样删掉", async () => {
-    vi.resetModules();
-    const before = new Set(process.listeners("exit"));
-    const fresh = (await import("../src/session-lock.js")) as typeof import("../src/session-lock.js");
-    const a = path.join(dir, "a.jsonl");
-    const b = path.join(dir, "b.jsonl");
-    fresh.lockSession(a, "a.jsonl");
-    fresh.lockSession(b, "b.jsonl");
-    const hooks = process.listeners("exit").filter((listener) => !before.has(listener));
+    const { a, b, hooks } = await freshLocks();
     try {
       const rmSync = fs.rmSync;
       vi.spyOn(fs, "rmSync").mockImplementation((target, options) => {
         if (String(target) === `${a}.lock`) throw Object.assign(new Error("EBUSY"), { code: "EBUSY" });
         rmSync(target, options);
       });
-      expect(() => (hooks[0] as () => void)()).not.toThrow();
+      expect(() => hooks[0]!()).not.toThrow();
       expect(fs.existsSync(`${b}.lock`)).toBe(false);
     } finally {
-      for (const hook of hooks) process.removeListener("exit", hook as () => void);
-      vi.resetModules(); // 之后的测试文件（同一个 worker）各自加载自己的一份，不接着用这份没有退出钩子的
+      dropFresh(hooks);
     }
   });
 });
