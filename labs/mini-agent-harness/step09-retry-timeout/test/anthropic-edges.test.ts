@@ -4,15 +4,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { buildAnthropicRequest, createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { collect, KEY } from "./helpers/providers.js";
+import { sseResponse } from "./helpers/raw-server.js";
 
 /** 一个事件：[event 名（undefined 表示不写 event: 行）, data]。data 是字符串时原样写出。 */
 type Wire = [string | undefined, unknown];
 
 function sseFetch(events: Wire[]): typeof fetch {
-  const text = events
-    .map(([name, data]) => `${name === undefined ? "" : `event: ${name}\n`}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`)
-    .join("");
-  return async () => new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
+  return async () => sseResponse(events.map(([event, data]) => ({ event, data })));
 }
 
 function stream(events: Wire[]) {

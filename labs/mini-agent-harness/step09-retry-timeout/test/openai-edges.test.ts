@@ -4,11 +4,11 @@ import { describe, expect, it } from "vitest";
 
 import { buildOpenAIRequest, createOpenAIStream } from "../src/providers/openai-completions.js";
 import { collect, KEY } from "./helpers/providers.js";
+import { sseResponse } from "./helpers/raw-server.js";
 
 /** 每个元素是一个事件的 data：对象按 JSON 写出，字符串原样写出（如 [DONE]）。 */
 function stream(chunks: unknown[]) {
-  const text = chunks.map((c) => `data: ${typeof c === "string" ? c : JSON.stringify(c)}\n\n`).join("");
-  const fetch: typeof globalThis.fetch = async () => new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
+  const fetch: typeof globalThis.fetch = async () => sseResponse(chunks.map((data) => ({ data })));
   return createOpenAIStream({ baseUrl: "http://openai.test/v1", apiKey: KEY, model: "m", maxRetries: 0, fetch });
 }
 

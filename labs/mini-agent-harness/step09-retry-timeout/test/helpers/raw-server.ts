@@ -61,11 +61,20 @@ export function rawServers(): (handler: RawHandler) => Promise<RawServer> {
   };
 }
 
-/** 把一串 SSE 事件（已是 JSON 对象或 [DONE]）写成事件流并结束响应。 */
-export function sendSse(res: http.ServerResponse, events: Array<{ event?: string; data: unknown }>): void {
+export type SseEvent = { event?: string; data: unknown };
+
+/** 一串 SSE 事件写成的事件流文本：data 是对象时按 JSON 写出，字符串（如 [DONE]）原样写出。 */
+export function sseText(events: SseEvent[]): string {
+  return events.map(({ event, data }) => `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`).join("");
+}
+
+/** 把一串 SSE 事件写成事件流并结束响应。 */
+export function sendSse(res: http.ServerResponse, events: SseEvent[]): void {
   res.writeHead(200, { "content-type": "text/event-stream" });
-  for (const { event, data } of events) {
-    res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
-  }
-  res.end();
+  res.end(sseText(events));
+}
+
+/** 同样的事件流作为一个 fetch 的回复：进程内的测试把它交给 fetch 选项，不必起服务器。 */
+export function sseResponse(events: SseEvent[]): Response {
+  return new Response(sseText(events), { status: 200, headers: { "content-type": "text/event-stream" } });
 }
