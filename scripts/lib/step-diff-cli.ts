@@ -9,7 +9,7 @@ export const USAGE = `用法：npm run diff -- [<旧步骤>] <新步骤> [--stat
   --stat                        只列文件与增删行数（各组合计），不打印 diff
   --src                         只看 src/（这一章的代码）
   --worktree                    比较目录里现有的文件（包括你自己加的）；默认比较 git 里提交的版本
-  步骤可写编号（7 或 07）或完整目录名。顺序：src/ 在前，其他文件其次，测试最后。
+  步骤可写编号（7 或 07）或完整目录名。文件按新步骤 README 的「阅读顺序」分组打印（本章的想法在前）；没写的按 src/、其他文件、测试。
 `;
 
 const FLAGS = new Set(["--stat", "--src", "--worktree"]);

@@ -2,33 +2,18 @@ import path from "node:path";
 import { diffLines } from "diff";
 import { paint } from "./color.ts";
 import { gitFiles, worktreeFiles, type StepFiles } from "./step-files.ts";
+import { DEFAULT_TITLES, defaultGroupOf, groupFiles, isNoise, parseReadingOrder, type GroupedFiles } from "./reading-order.ts";
 import { normalizeEol } from "./text.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
-// 每一步都会改到的文件：变化是预期内的「噪音」，照样显示，但排在「其他文件」的最后
-const NOISE = new Set(["package.json", "README.md", "expected-output.txt"]);
+export { isNoise } from "./reading-order.ts";
 
-export function isNoise(file: string): boolean {
-  return NOISE.has(path.posix.basename(file));
-}
-
-/** 读者最关心的排前面：src/ 是这一章的代码，其次是其他文件（扩展、配置、说明），测试最后 */
+/** 增删行数的合计按三类算：src/ 是这一章的代码，其次是其他文件（扩展、配置、说明），测试最后 */
 export type FileGroup = "src" | "other" | "test";
-export const GROUP_TITLE: Record<FileGroup, string> = { src: "src/", other: "其他文件", test: "测试" };
-
-export function groupOf(file: string): FileGroup {
-  if (file.startsWith("src/")) return "src";
-  if (file.startsWith("test/")) return "test";
-  return "other";
-}
+export const GROUP_TITLE: Record<FileGroup, string> = DEFAULT_TITLES;
+export const groupOf: (file: string) => FileGroup = defaultGroupOf;
 
 const GROUP_ORDER: FileGroup[] = ["src", "other", "test"];
-
-/** 排序：src/ → 其他（噪音最后）→ 测试，同组按路径 */
-export function readingOrder(files: string[]): string[] {
-  const key = (f: string) => `${GROUP_ORDER.indexOf(groupOf(f))}${isNoise(f) ? 1 : 0}${f}`;
-  return [...files].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-}
 
 export type FileStatus = "added" | "removed" | "changed";
 
@@ -48,6 +33,8 @@ export interface StepComparison {
   source: StepFiles["kind"];
   /** 按阅读顺序排好的改动 */
   changes: FileChange[];
+  /** 同样的改动按新步骤 README 的「阅读顺序」分组（没写的落到默认组） */
+  groups: GroupedFiles[];
   added: string[];
   removed: string[];
   changed: string[];
@@ -114,14 +101,18 @@ export function compareSteps(root: string, from: string, to: string, options: Co
     }
     changes.push({ file, status, ...countLines(a, b), binary: false });
   }
-  const order = readingOrder(changes.map((c) => c.file));
+  const groups = groupFiles(
+    changes.map((c) => c.file),
+    parseReadingOrder(asText(source.read(to, "README.md"))),
+  );
+  const order = groups.flatMap((g) => g.files);
   changes.sort((x, y) => order.indexOf(x.file) - order.indexOf(y.file));
   const pick = (s: FileStatus) => changes.filter((c) => c.status === s).map((c) => c.file);
   const localFrom = source.local(from);
   const localTo = source.local(to);
   const untracked = [...localFrom.untracked.map((f) => `${from}/${f}`), ...localTo.untracked.map((f) => `${to}/${f}`)];
   const modified = [...localFrom.modified.map((f) => `${from}/${f}`), ...localTo.modified.map((f) => `${to}/${f}`)];
-  return { from, to, source: source.kind, changes, added: pick("added"), removed: pick("removed"), changed: pick("changed"), unchanged, untracked, modified, read };
+  return { from, to, source: source.kind, changes, groups, added: pick("added"), removed: pick("removed"), changed: pick("changed"), unchanged, untracked, modified, read };
 }
 
 export interface FormatOptions {
@@ -181,13 +172,15 @@ export function formatStepDiff(c: StepComparison, options: FormatOptions | boole
     return out.join("\n") + "\n";
   }
 
-  // 文件清单：按组，每行带增删行数
+  // 文件清单：按阅读顺序的组，每行带增删行数
   const width = Math.max(...changes.map((x) => displayWidth(x.file + STATUS_WORD[x.status])));
-  for (const g of GROUP_ORDER) {
-    const inGroup = changes.filter((x) => groupOf(x.file) === g);
-    if (inGroup.length === 0) continue;
-    out.push("", `${GROUP_TITLE[g]}：`);
-    for (const x of inGroup) {
+  const byFile = new Map(changes.map((x) => [x.file, x]));
+  const groups = c.groups
+    .map((g) => ({ title: g.title, changes: g.files.flatMap((f) => byFile.get(f) ?? []) }))
+    .filter((g) => g.changes.length > 0);
+  for (const g of groups) {
+    out.push("", `${g.title}：`);
+    for (const x of g.changes) {
       const mark = x.status === "added" ? p.green("+") : x.status === "removed" ? p.red("-") : p.cyan("~");
       const name = x.file + STATUS_WORD[x.status];
       const pad = " ".repeat(Math.max(1, width - displayWidth(name) + 2));
@@ -197,24 +190,23 @@ export function formatStepDiff(c: StepComparison, options: FormatOptions | boole
   if (opts.stat) return out.join("\n") + "\n";
 
   const section = (file: string, body: string) => out.push("", p.bold(`━━ ${file} ━━`), body);
-  for (const x of changes) {
-    const title = x.file + STATUS_WORD[x.status];
-    if (x.binary) {
-      section(title, "（二进制文件，不显示内容）");
-      continue;
-    }
-    if (x.status === "removed") {
-      section(title, `（整个文件删除，共 ${x.minus} 行）`);
-      continue;
-    }
-    const b = c.read("to", x.file) ?? "";
-    if (x.status === "added") {
-      section(title, b === "" ? "（空文件）" : unifiedDiff("/dev/null", `${c.to}/${x.file}`, "", b, { color: opts.color ?? false, context: 0 }));
-    } else {
-      section(title, unifiedDiff(`${c.from}/${x.file}`, `${c.to}/${x.file}`, c.read("from", x.file) ?? "", b, { color: opts.color ?? false }));
+  for (const g of groups) {
+    out.push("", p.bold(`════ ${g.title} ════`));
+    for (const x of g.changes) {
+      const title = x.file + STATUS_WORD[x.status];
+      if (x.binary) section(title, "（二进制文件，不显示内容）");
+      else if (x.status === "removed") section(title, `（整个文件删除，共 ${x.minus} 行）`);
+      else section(title, fileDiff(c, x, opts.color ?? false));
     }
   }
   return out.join("\n") + "\n";
+}
+
+/** 一个文本文件的 unified diff；新增的文件显示全文 */
+function fileDiff(c: StepComparison, x: FileChange, color: boolean): string {
+  const b = c.read("to", x.file) ?? "";
+  if (x.status === "added") return b === "" ? "（空文件）" : unifiedDiff("/dev/null", `${c.to}/${x.file}`, "", b, { color, context: 0 });
+  return unifiedDiff(`${c.from}/${x.file}`, `${c.to}/${x.file}`, c.read("from", x.file) ?? "", b, { color });
 }
 
 /** 终端里的显示宽度：汉字等全角字符占两格，对齐才不会歪 */

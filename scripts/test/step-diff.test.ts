@@ -140,10 +140,12 @@ describe("步骤对比（npm run diff）", () => {
     expect(runHere("99").status).toBe(2);
   });
 
-  it("只写一个步骤：和它的上一步比（07 = 06 → 07），src/ 在最前", () => {
+  it("只写一个步骤：和它的上一步比（07 = 06 → 07），按 step07 README 的阅读顺序，本章的想法在最前", () => {
     const r = run("07", "--stat");
     expect(r.status).toBe(0);
     expect(r.stdout.startsWith("步骤对比：step06-sessions → step07-abort-extensions\n")).toBe(true);
-    expect(r.stdout.indexOf("src/：")).toBeLessThan(r.stdout.indexOf("测试："));
+    const groups = [...r.stdout.matchAll(/^(\S[^：\n]*)：$/gm)].map((m) => m[1]);
+    expect(groups[0]).toBe("本章的想法");
+    expect(groups.at(-1)).toBe("测试");
   });
 });

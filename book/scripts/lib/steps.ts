@@ -2,7 +2,8 @@
 // 以及这一步每个文件的代码页、每个改动文件的差异页（静态 HTML）。
 import fs from "node:fs";
 import path from "node:path";
-import { compareSteps, GROUP_TITLE, groupOf, type FileChange, type StepComparison } from "../../../scripts/lib/step-diff.ts";
+import { groupFiles, parseReadingOrder } from "../../../scripts/lib/reading-order.ts";
+import { compareSteps, type FileChange, type StepComparison } from "../../../scripts/lib/step-diff.ts";
 import { gitFiles, worktreeFiles, type StepFiles } from "../../../scripts/lib/step-files.ts";
 import { normalizeEol } from "../../../scripts/lib/text.ts";
 import { unifiedDiff } from "../../../scripts/lib/unified-diff.ts";
@@ -202,9 +203,8 @@ export function stepPage(steps: string[], step: string, chapters: ChapterInfo[],
     "",
     `## 文件（${files.length} 个）`,
     "",
-    "每个文件都能点开看全文（带行号与语法高亮）。",
-    "",
-    ...fileTree(step, files),
+    "按这一步 README 的「阅读顺序」分组；每个文件都能点开看全文（带行号与语法高亮）。",
+    ...groupFiles(files, parseReadingOrder(text(step, "README.md"))).flatMap((g) => ["", `**${escapeHtml(g.title)}**`, "", ...fileTree(step, g.files)]),
     "",
     "## demo 的输出",
     "",
@@ -234,11 +234,10 @@ export function stepPage(steps: string[], step: string, chapters: ChapterInfo[],
       "",
       `与 \`npm run diff -- ${prev.slice(4, 6)} ${step.slice(4, 6)}\` 同一份数据（git 里提交的版本）：新增 ${c.added.length} 个文件，删除 ${c.removed.length} 个，修改 ${c.changed.length} 个，未变 ${c.unchanged} 个。点文件名看它的差异。`,
     );
-    for (const g of ["src", "other", "test"] as const) {
-      const inGroup = c.changes.filter((x) => groupOf(x.file) === g);
-      if (inGroup.length === 0) continue;
-      out.push("", `**${GROUP_TITLE[g]}**`, "", "| 文件 | 变化 | 行数 |", "|---|---|---|");
-      for (const x of inGroup) {
+    const byFile = new Map(c.changes.map((x) => [x.file, x]));
+    for (const g of c.groups) {
+      out.push("", `**${escapeHtml(g.title)}**`, "", "| 文件 | 变化 | 行数 |", "|---|---|---|");
+      for (const x of g.files.flatMap((f) => byFile.get(f) ?? [])) {
         const status = { added: "新增", removed: "删除", changed: "修改" }[x.status];
         const count = x.binary ? "（二进制）" : `<span class="plus">+${x.plus}</span> <span class="minus">−${x.minus}</span>`;
         out.push(`| <a href="${diffUrl(step, x.file)}" target="_self" class="diff-link">${escapeHtml(x.file)}</a> | ${status} | ${count} |`);
