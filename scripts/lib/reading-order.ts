@@ -8,7 +8,7 @@ import path from "node:path";
 //   2. 防线：`src/extension-*.ts`
 //   3. 测试：`test/`
 //
-// 一个文件归第一个匹配它的组；哪组都不匹配的，落到最后的默认组（src/、其他文件、测试）。
+// 一个文件归第一个匹配它的组；哪组都不匹配的，落到默认组（src/、其他文件、测试），测试总在最后。
 
 export interface ReadingGroup {
   title: string;
@@ -82,7 +82,7 @@ export function defaultGroupOf(file: string): keyof typeof DEFAULT_TITLES {
   return "other";
 }
 
-/** 按阅读顺序分组：声明的组在前（组内按模式的先后，再按路径），默认组在后；噪音排在各组最后；空组不出现 */
+/** 按阅读顺序分组：声明的组在前（组内按模式的先后，再按路径），默认组在后，测试最后；噪音排在各组最后；空组不出现 */
 export function groupFiles(files: string[], groups: ReadingGroup[]): GroupedFiles[] {
   const declared = groups.map((g) => ({ title: g.title, files: [] as { file: string; key: string }[] }));
   const fallback = Object.values(DEFAULT_TITLES).map((title) => ({ title, files: [] as { file: string; key: string }[] }));
@@ -98,7 +98,10 @@ export function groupFiles(files: string[], groups: ReadingGroup[]): GroupedFile
       target?.files.push({ file, key: `${noise}9999${file}` });
     }
   }
-  return [...declared, ...fallback]
+  // 测试总在最后：没写到的 src/、其他文件排在「测试」组之前
+  const all = [...declared, ...fallback];
+  const isTest = (g: { title: string }) => g.title === DEFAULT_TITLES.test;
+  return [...all.filter((g) => !isTest(g)), ...all.filter(isTest)]
     .filter((g) => g.files.length > 0)
     .map((g) => ({ title: g.title, files: g.files.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((f) => f.file) }));
 }

@@ -43,7 +43,7 @@ describe("阅读顺序（README 的 **阅读顺序** 一节）", () => {
     expect(matchGroup("src/providers", groups)).toBeUndefined(); // 目录模式只匹配目录下的文件
   });
 
-  it("分组：声明的组按模式先后排，没写到的落到默认组，同名的组并在一起，噪音排在各组最后", () => {
+  it("分组：声明的组按模式先后排，没写到的落到默认组，同名的组并在一起，测试最后，噪音排在各组最后", () => {
     const files = ["test/a.test.ts", "README.md", "src/providers/z.ts", "src/main.ts", "src/sse.ts", "bench/x.ts", "package.json", "tsconfig.json", "src/providers/a.ts"];
     expect(groupFiles(files, parseReadingOrder(README))).toEqual([
       { title: "本章的想法", files: ["src/sse.ts", "src/providers/a.ts", "src/providers/z.ts"] },
@@ -51,6 +51,9 @@ describe("阅读顺序（README 的 **阅读顺序** 一节）", () => {
       { title: "src/", files: ["src/main.ts"] },
       { title: "测试", files: ["test/a.test.ts"] },
     ]);
+    // 声明了「测试」组：没写到的文件仍排在它前面
+    const withTests = parseReadingOrder("**阅读顺序**\n\n1. 想法：`src/sse.ts`\n2. 测试：`test/`\n");
+    expect(groupFiles(files, withTests).map((g) => g.title)).toEqual(["想法", "src/", "其他文件", "测试"]);
     // 没有阅读顺序：src/ → 其他文件 → 测试，和从前一样
     expect(groupFiles(files, []).map((g) => g.title)).toEqual(["src/", "其他文件", "测试"]);
   });
