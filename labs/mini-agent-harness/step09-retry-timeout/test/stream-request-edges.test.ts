@@ -2,7 +2,8 @@
 // 全部在进程内：假 fetch 直接交回构造好的 Response，不起服务器。
 import { describe, expect, it } from "vitest";
 
-import { parseChunk, streamRequest, type WireDecoder } from "../src/providers/stream-request.js";
+import { streamRequest, type WireDecoder } from "../src/providers/stream-request.js";
+import { parseChunk } from "../src/providers/wire-shape.js";
 import type { StreamEvent } from "../src/types.js";
 
 describe("stream-request 的边角", () => {
@@ -13,7 +14,7 @@ describe("stream-request 的边角", () => {
 
   async function run(fetch: typeof globalThis.fetch, signal?: AbortSignal, onDelta?: () => void): Promise<StreamEvent[]> {
     const events: StreamEvent[] = [];
-    for await (const event of streamRequest({ url: "http://h/x", headers: { "x-extra": "1" }, body: () => ({ a: 1 }), secrets: [], decoder: decoder(), fetch, signal, maxRetries: 0 })) {
+    for await (const event of streamRequest({ baseUrl: "http://h", apiKey: "", model: "m", fetch, maxRetries: 0 }, { path: "/x", headers: { "x-extra": "1" }, body: () => ({ a: 1 }), decoder: decoder() }, signal)) {
       events.push(event);
       if (event.type === "text_delta") onDelta?.();
     }
@@ -58,7 +59,7 @@ describe("stream-request 的边角", () => {
     const onRetryWait = () => {
       throw new Error("倒计时坏了");
     };
-    for await (const event of streamRequest({ url: "http://h/x", headers: {}, body: () => ({}), secrets: [], decoder: decoder(), fetch, maxRetries: 1, onRetryWait })) events.push(event);
+    for await (const event of streamRequest({ baseUrl: "http://h", apiKey: "", model: "m", fetch, maxRetries: 1, onRetryWait }, { path: "/x", headers: {}, body: () => ({}), decoder: decoder() })) events.push(event);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: "done", message: { stopReason: "error" } });
     expect(events[0]?.type === "done" && events[0].message.errorMessage).toMatch(/^网络错误：倒计时坏了/);

@@ -7,24 +7,21 @@ import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
-import { mapStopReason, parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
-import { joinUrl, querySecrets } from "./url.js";
+import { streamRequest, type WireDecoder } from "./stream-request.js";
+import { mapStopReason, parseChunk, type Parsed, type Shape } from "./wire-shape.js";
 import { toolsToSend, transformMessages } from "./transform-messages.js";
 
 export type OpenAIConfig = ConnectionConfig;
 
 export function createOpenAIStream(config: OpenAIConfig): StreamFn {
   return (context, options) =>
-    streamRequest({
-      url: joinUrl(config.baseUrl, "/chat/completions"),
+    streamRequest(config, {
+      path: "/chat/completions",
       // 本地服务（如 Ollama）可以不要密钥：没有就不发这个头
       headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {},
       body: () => buildOpenAIRequest(config, context),
-      secrets: [config.apiKey, ...querySecrets(config.baseUrl)],
       decoder: new OpenAIDecoder(),
-      signal: options?.signal,
-      fetch: config.fetch,
-    });
+    }, options?.signal);
 }
 
 // ── 请求：我们的 Context → Chat Completions 的 messages ─────────────
@@ -75,18 +72,6 @@ export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Reco
 }
 
 // ── 响应：一块块 chat.completion.chunk ────────────────────────────
-
-/** 我们会读的字段与它们应有的样子（parseChunk 据此检查，OpenAIChunk 类型也由它推出）；全部可以缺省，因为兼容服务器各有省略。 */
-const CHUNK_SHAPE = {
-  // DeepSeek 用自己的字段名 prompt_cache_hit_tokens 报告缓存命中
-  usage: { prompt_tokens: "count", completion_tokens: "count", prompt_tokens_details: { cached_tokens: "count" }, prompt_cache_hit_tokens: "count" },
-  choices: [{
-    // 思考模型的推理：DeepSeek、Qwen、Kimi 用 reasoning_content，OpenRouter、vLLM 等用 reasoning
-    delta: { content: "string", reasoning_content: "string", reasoning: "string", tool_calls: [{ index: "count", id: "string", function: { name: "string", arguments: "string" } }] },
-    finish_reason: "string",
-  }],
-} as const satisfies Shape;
-type OpenAIChunk = Parsed<typeof CHUNK_SHAPE> & { error?: unknown };
 
 class OpenAIDecoder implements WireDecoder {
   private finishReason: string | undefined;
@@ -154,3 +139,15 @@ function toUsage(raw: NonNullable<OpenAIChunk["usage"]>): Usage {
     cacheWrite: 0,
   };
 }
+
+/** 我们会读的字段与它们应有的样子（parseChunk 据此检查，OpenAIChunk 类型也由它推出）；全部可以缺省，因为兼容服务器各有省略。 */
+const CHUNK_SHAPE = {
+  // DeepSeek 用自己的字段名 prompt_cache_hit_tokens 报告缓存命中
+  usage: { prompt_tokens: "count", completion_tokens: "count", prompt_tokens_details: { cached_tokens: "count" }, prompt_cache_hit_tokens: "count" },
+  choices: [{
+    // 思考模型的推理：DeepSeek、Qwen、Kimi 用 reasoning_content，OpenRouter、vLLM 等用 reasoning
+    delta: { content: "string", reasoning_content: "string", reasoning: "string", tool_calls: [{ index: "count", id: "string", function: { name: "string", arguments: "string" } }] },
+    finish_reason: "string",
+  }],
+} as const satisfies Shape;
+type OpenAIChunk = Parsed<typeof CHUNK_SHAPE> & { error?: unknown };

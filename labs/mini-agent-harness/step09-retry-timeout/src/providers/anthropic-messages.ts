@@ -7,8 +7,8 @@ import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
-import { mapStopReason, parseChunk, streamRequest, type Parsed, type Shape, type WireDecoder } from "./stream-request.js";
-import { joinUrl, querySecrets } from "./url.js";
+import { streamRequest, type WireDecoder } from "./stream-request.js";
+import { mapStopReason, parseChunk, type Parsed, type Shape } from "./wire-shape.js";
 import { toolsToSend, transformMessages } from "./transform-messages.js";
 
 export type AnthropicConfig = ConnectionConfig;
@@ -17,21 +17,15 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
 export function createAnthropicStream(config: AnthropicConfig): StreamFn {
   return (context, options) =>
-    streamRequest({
-      url: joinUrl(config.baseUrl, "/v1/messages"),
+    streamRequest(config, {
+      path: "/v1/messages",
       headers: {
         ...(config.apiKey ? { "x-api-key": config.apiKey } : {}),
         "anthropic-version": "2023-06-01",
       },
       body: () => buildAnthropicRequest(config, context),
-      secrets: [config.apiKey, ...querySecrets(config.baseUrl)],
       decoder: new AnthropicDecoder(),
-      signal: options?.signal,
-      fetch: config.fetch,
-      maxRetries: config.maxRetries,
-      maxRetryDelayMs: config.maxRetryDelayMs,
-      onRetryWait: config.onRetryWait,
-    });
+    }, options?.signal);
 }
 
 // ── 请求：我们的 Context → Messages API 的内容块 ───────────────────
@@ -85,15 +79,6 @@ export function buildAnthropicRequest(config: AnthropicConfig, context: Context)
 }
 
 // ── 响应：带 event 名的一串事件 ───────────────────────────────────
-
-/** 我们会读的字段与它们应有的样子（按 type 区分的几种事件揉在一起，全部可以缺省；AnthropicEvent 类型也由它推出）。 */
-const USAGE_SHAPE = { input_tokens: "count", output_tokens: "count", cache_read_input_tokens: "count", cache_creation_input_tokens: "count" } as const;
-const EVENT_SHAPE = {
-  type: "string", index: "count", message: { usage: USAGE_SHAPE }, usage: USAGE_SHAPE,
-  content_block: { type: "string", id: "string", name: "string", text: "string", input: {}, thinking: "string", signature: "string" },
-  delta: { type: "string", text: "string", thinking: "string", signature: "string", partial_json: "string", stop_reason: "string" },
-} as const satisfies Shape;
-type AnthropicEvent = Parsed<typeof EVENT_SHAPE> & { error?: unknown };
 
 class AnthropicDecoder implements WireDecoder {
   private stopReason: string | undefined;
@@ -180,3 +165,12 @@ function toUsage(raw: Parsed<typeof USAGE_SHAPE> | null | undefined, base: Usage
     cacheWrite: raw?.cache_creation_input_tokens ?? base.cacheWrite,
   };
 }
+
+/** 我们会读的字段与它们应有的样子（按 type 区分的几种事件揉在一起，全部可以缺省；AnthropicEvent 类型也由它推出）。 */
+const USAGE_SHAPE = { input_tokens: "count", output_tokens: "count", cache_read_input_tokens: "count", cache_creation_input_tokens: "count" } as const;
+const EVENT_SHAPE = {
+  type: "string", index: "count", message: { usage: USAGE_SHAPE }, usage: USAGE_SHAPE,
+  content_block: { type: "string", id: "string", name: "string", text: "string", input: {}, thinking: "string", signature: "string" },
+  delta: { type: "string", text: "string", thinking: "string", signature: "string", partial_json: "string", stop_reason: "string" },
+} as const satisfies Shape;
+type AnthropicEvent = Parsed<typeof EVENT_SHAPE> & { error?: unknown };
