@@ -13,7 +13,7 @@ const bookDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const dataFile = path.join(bookDir, ".gen", "book-data.json");
 if (!fs.existsSync(dataFile)) throw new Error("没有 .gen/book-data.json：请用 npm run book:build（它先生成源文件再构建）");
 const data = JSON.parse(fs.readFileSync(dataFile, "utf8")) as {
-  chapters: Array<{ url: string; title: string }>;
+  chapters: Array<{ url: string; title: string; file: string; parent?: string }>;
   steps: Array<{ url: string; title: string; name: string }>;
   repoPages: Array<{ url: string; title: string }>;
 };
@@ -59,7 +59,19 @@ export default defineConfig({
   themeConfig: {
     siteTitle: "从零搭一个 Agent Harness",
     sidebar: [
-      { text: "书", items: [{ text: "书的地图", link: "/" }, ...data.chapters.map((c) => ({ text: c.title, link: c.url }))] },
+      {
+        text: "书",
+        items: [
+          { text: "书的地图", link: "/" },
+          // 深入页（docs/deep/）挂在所属章节下面，默认收起；打开它时 VitePress 会自动展开
+          ...data.chapters
+            .filter((c) => c.parent === undefined)
+            .map((c) => {
+              const deep = data.chapters.filter((d) => d.parent === c.file).map((d) => ({ text: d.title, link: d.url }));
+              return deep.length === 0 ? { text: c.title, link: c.url } : { text: c.title, link: c.url, collapsed: true, items: deep };
+            }),
+        ],
+      },
       { text: "步骤目录", collapsed: false, items: data.steps.map((s) => ({ text: s.title, link: s.url })) },
       { text: "附录：仓库里的说明与调研", collapsed: true, items: data.repoPages.map((p) => ({ text: p.title, link: p.url })) },
     ],

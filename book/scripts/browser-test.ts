@@ -311,7 +311,8 @@ async function search(context: BrowserContext, origin: string, watch: Watch): Pr
     } catch {
       href = "（没有结果）";
     }
-    const file = href.replace(/^\//, "");
+    // 深入页 /deep/8.6-….html 属于它的章节
+    const file = href.replace(/^\//, "").replace(/^deep\//, "");
     check(chapters.some((n) => file.startsWith(`${n}-`)), `搜索「${query}」的第一条结果是 ${href}，应属于 ${chapters.join(" 或 ")}`);
     await page.keyboard.press("Escape");
   }

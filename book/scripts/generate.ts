@@ -7,7 +7,7 @@
 // VitePress 于是可以与还没高亮完的静态页面同时构建（返回值里的 pages）。
 import fs from "node:fs";
 import path from "node:path";
-import { listChapters } from "../../scripts/lib/docs-checker.ts";
+import { listChapters, listDeepPages, parentChapter } from "../../scripts/lib/docs-checker.ts";
 import { parseChapter } from "../../scripts/lib/docs/markdown.ts";
 import { readChapterSteps } from "../../scripts/lib/docs/front-matter.ts";
 import { listSteps } from "../../scripts/lib/steps.ts";
@@ -22,8 +22,8 @@ import { transformChapter, transformPlain, type CitationRecord, type TransformHo
 import { codeUrl, stepUrl } from "./lib/urls.ts";
 
 export interface BookData {
-  /** 按阅读顺序 */
-  chapters: Array<ChapterInfo & { url: string; mermaid: number; citations: CitationRecord[] }>;
+  /** 按阅读顺序；深入页（docs/deep/）紧跟在它所属的章节后面，parent 是那一章的文件名 */
+  chapters: Array<ChapterInfo & { url: string; mermaid: number; citations: CitationRecord[]; parent?: string }>;
   steps: Array<{ name: string; title: string; url: string; sessions: string[] }>;
   repoPages: Array<{ path: string; url: string; title: string }>;
   counts: Record<string, number>;
@@ -81,21 +81,25 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   const available = new Set(steps);
   const readme = fs.readFileSync(path.join(DOCS_DIR, "README.md"), "utf8");
   const order = readingOrder(readme, listChapters(ROOT));
-  const chapters: ChapterInfo[] = order.map((file) => {
-    const text = fs.readFileSync(path.join(DOCS_DIR, file), "utf8");
+  const info = (file: string): ChapterInfo => {
+    const text = fs.readFileSync(path.join(DOCS_DIR, ...file.split("/")), "utf8");
     const parsed = parseChapter(text);
-    return { file, title: titleOf(text, file), number: /^(\d+\.\d+)/.exec(file)?.[1] ?? file, steps: readChapterSteps(parsed.frontMatter).steps.map((s) => s.name) };
-  });
+    return { file, title: titleOf(text, file), number: /^(?:deep\/)?(\d+\.\d+)/.exec(file)?.[1] ?? file, steps: readChapterSteps(parsed.frontMatter).steps.map((s) => s.name) };
+  };
+  const chapters: ChapterInfo[] = order.map(info);
+  // 深入页是所属章节的子页面：页面与引用和章节一样生成，侧边栏里挂在那一章下面
+  const deepParent = new Map(listDeepPages(ROOT).map((d) => [d, parentChapter(d, order)] as const));
+  const pages: ChapterInfo[] = order.flatMap((c) => [info(c), ...[...deepParent].filter(([, p]) => p === c).map(([d]) => info(d))]);
 
   // 三件慢事同时开始：工作线程载入 Shiki、Chromium 渲染图、demo 写会话
   startHighlighter();
   const mermaidCodes: string[] = [];
-  for (const c of chapters) for (const b of parseChapter(fs.readFileSync(path.join(DOCS_DIR, c.file), "utf8")).blocks) if (b.info.split(/\s+/)[0] === "mermaid") mermaidCodes.push(b.content.join("\n"));
+  for (const c of pages) for (const b of parseChapter(fs.readFileSync(path.join(DOCS_DIR, ...c.file.split("/")), "utf8")).blocks) if (b.info.split(/\s+/)[0] === "mermaid") mermaidCodes.push(b.content.join("\n"));
   const figuresPromise = renderFigures(mermaidCodes, PUBLIC_DIR);
   const sessionsPromise = writeSessionPages(PAGES_DIR, steps);
   // 等它们的时候，先把各章引用的 Pi 文件（最大的几个）、再把每一步的文件和差异排进高亮队列；
   // 每步之间让一下事件循环，Chromium 与 demo 的消息不必等
-  for (const c of chapters) prefetchPiFiles(chapterCitations(ROOT, parseChapter(fs.readFileSync(path.join(DOCS_DIR, c.file), "utf8")), available, c.file).pi);
+  for (const c of pages) prefetchPiFiles(chapterCitations(ROOT, parseChapter(fs.readFileSync(path.join(DOCS_DIR, ...c.file.split("/")), "utf8")), available, c.file).pi);
   await new Promise((resolve) => setImmediate(resolve));
   for (const [i, step] of steps.entries()) {
     prefetchStep(step, steps[i - 1]);
@@ -107,7 +111,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
 
   // 章节与首页链接到的 docs/ 之外的 Markdown（research 笔记、solutions 说明……）做成站内页面
   const repoPages = new Map<string, string>();
-  const chapterSet = new Set(order);
+  const chapterSet = new Set(pages.map((c) => c.file));
   const pageFor = (allowNew: boolean) => (repoPath: string): string | undefined => {
     if (repoPath.startsWith("docs/") && chapterSet.has(repoPath.slice(5))) return `/${repoPath.slice(5)}`;
     if (repoPath === "docs/README.md") return "/index.md";
@@ -139,7 +143,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   const citedBy = new Map<string, ChapterInfo[]>();
   const piCitedBy = new Map<string, Array<{ file: string; title: string }>>();
   const piRefs: PiFileRef[] = [];
-  for (const c of chapters) {
+  for (const c of pages) {
     const r = transformChapter(c.file, available, hooks(true));
     write(c.file, r.markdown);
     for (const [step, files] of r.codeFiles) for (const f of files) citedBy.set(`${step}/${f}`, [...(citedBy.get(`${step}/${f}`) ?? []), c]);
@@ -150,7 +154,8 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
       piCitedBy.set(key, list);
     }
     piRefs.push(...r.piFiles);
-    data.chapters.push({ ...c, url: `/${c.file.replace(/\.md$/, ".html")}`, mermaid: r.figures, citations: r.citations });
+    const parent = deepParent.get(c.file);
+    data.chapters.push({ ...c, url: `/${c.file.replace(/\.md$/, ".html")}`, mermaid: r.figures, citations: r.citations, ...(parent === undefined ? {} : { parent }) });
   }
 
   phase("章节改写");
@@ -194,6 +199,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     const shiki = cacheStats();
     data.counts = {
       chapters: chapters.length,
+      deepPages: pages.length - chapters.length,
       labCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "lab").length, 0),
       piCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "pi").length, 0),
       figures: mermaidCodes.length,

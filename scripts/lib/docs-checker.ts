@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { checkCodeBlock } from "./docs/code-blocks.ts";
+import { deepPageProblems, listDeepPages } from "./docs/deep-pages.ts";
 import { readChapterSteps } from "./docs/front-matter.ts";
 import { checkGoldenBlocks } from "./docs/golden-blocks.ts";
 import { checkInlineLine } from "./docs/inline-citations.ts";
@@ -11,6 +12,7 @@ import { FLOORS, floorProblems } from "./floors.ts";
 import { listSteps } from "./steps.ts";
 
 export type { DocsStats, Problem } from "./docs/types.ts";
+export { listDeepPages, parentChapter } from "./docs/deep-pages.ts";
 
 /** 章节 = docs/ 下除 README.md 之外的 .md（不递归）；没有 docs/ 目录就是 0 章 */
 export function listChapters(root: string): string[] {
@@ -23,9 +25,10 @@ export function listChapters(root: string): string[] {
     .sort();
 }
 
+/** 一章或一页深入页（name 相对 docs/，如 deep/8.6-hardening.md）：引用、代码块、golden 输出块都同样核对 */
 function checkChapter(root: string, name: string, available: ReadonlySet<string>, problems: Problem[], stats: DocsStats): void {
   const file = `docs/${name}`;
-  const chapter = parseChapter(fs.readFileSync(path.join(root, "docs", name), "utf8"));
+  const chapter = parseChapter(fs.readFileSync(path.join(root, "docs", ...name.split("/")), "utf8"));
   const { steps } = readChapterSteps(chapter.frontMatter);
   for (const s of steps) {
     if (!available.has(s.name)) {
@@ -43,15 +46,19 @@ function checkChapter(root: string, name: string, available: ReadonlySet<string>
     stats.citations += checkInlineLine(text, lineNo, file, resolver, problems);
   }
   stats.transcripts += checkGoldenBlocks(chapter, file, root, problems);
-  stats.chapters++;
+  if (name.startsWith("deep/")) stats.deepPages++;
+  else stats.chapters++;
 }
 
 /** 检查所有章节，同时返回统计数字（给命令行的通过提示用） */
 export function checkDocsWithStats(rootDir: string): { problems: Problem[]; stats: DocsStats } {
   const available = new Set(listSteps(rootDir));
   const problems: Problem[] = [];
-  const stats: DocsStats = { chapters: 0, citations: 0, transcripts: 0 };
-  for (const name of listChapters(rootDir)) checkChapter(rootDir, name, available, problems, stats);
+  const stats: DocsStats = { chapters: 0, deepPages: 0, citations: 0, transcripts: 0 };
+  const chapters = listChapters(rootDir);
+  const deepPages = listDeepPages(rootDir);
+  for (const name of [...chapters, ...deepPages]) checkChapter(rootDir, name, available, problems, stats);
+  problems.push(...deepPageProblems(rootDir, chapters, deepPages));
   // 按文件、行号排序；同一行保持发现顺序（sort 是稳定的）
   problems.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
   return { problems, stats };
@@ -88,6 +95,6 @@ export function runDocsCheck(root: string, out: Writer): number {
     out.write(`\n文档检查失败：查到的比下限少（${stats.chapters} 章，${stats.citations} 处代码引用，${stats.transcripts} 段输出；下限见 scripts/lib/floors.ts）。\n`);
     return 1;
   }
-  out.write(`文档检查通过：${stats.chapters} 章，${stats.citations} 处代码引用，${stats.transcripts} 段输出\n`);
+  out.write(`文档检查通过：${stats.chapters} 章（另有 ${stats.deepPages} 页深入），${stats.citations} 处代码引用，${stats.transcripts} 段输出\n`);
   return 0;
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkDocs, checkDocsWithStats, runDocsCheck } from "../lib/docs-checker.ts";
+import { chapterSizeProblems } from "../lib/docs/deep-pages.ts";
 import { makeFixtureRoot, removeFixtureRoot, writeFiles, writeStep } from "./helpers/fixture.ts";
 
 // main.ts：前 11 行是真代码，后面填充到 130 行，方便测范围
@@ -53,7 +54,7 @@ beforeEach(() => fs.rmSync(path.join(root, "docs"), { recursive: true, force: tr
 
 describe("章节与 front matter", () => {
   it("没有 docs/ 目录就是 0 章、0 个问题", () => {
-    expect(checkDocsWithStats(root)).toEqual({ problems: [], stats: { chapters: 0, citations: 0, transcripts: 0 } });
+    expect(checkDocsWithStats(root)).toEqual({ problems: [], stats: { chapters: 0, deepPages: 0, citations: 0, transcripts: 0 } });
   });
 
   it("npm run docs:check 在没有 docs/（或章节被清空）时失败，并说期望至少几章、几处引用", () => {
@@ -103,7 +104,7 @@ describe("代码块引用", () => {
     chapter(fence(["// src/main.ts:3-11", ...MAIN_HEAD.slice(2, 11)]));
     const { problems, stats } = checkDocsWithStats(root);
     expect(problems).toEqual([]);
-    expect(stats).toEqual({ chapters: 1, citations: 1, transcripts: 0 });
+    expect(stats).toEqual({ chapters: 1, deepPages: 0, citations: 1, transcripts: 0 });
   });
 
   it("行尾空白不算差异，说明文字（节选）可以跟在引用后面", () => {
@@ -334,6 +335,57 @@ describe("golden 输出块", () => {
     chapter(`${marker}\n正文\n\n<!-- golden: step98-none -->\n${fence(["x"])}`);
     const problems = checkDocs(root);
     expect(problems.map((p) => p.line)).toEqual([BODY_START, BODY_START + 3]);
+  });
+});
+
+describe("深入页 docs/deep/", () => {
+  const DEEP = "docs/deep/8.5-guards.md";
+  const deep = (body: string, frontMatter = `step: ${STEP}`) => writeFiles(root, { [DEEP]: `---\n${frontMatter}\n---\n\n${body}` });
+  const POINTER = "防御细节见[深入：8.5 的防御](deep/8.5-guards.md#loop)。\n";
+
+  it("深入页里的代码块、行内引用与 golden 块和章节一样核对，单独计数", () => {
+    chapter(POINTER);
+    deep(`<a id="loop"></a>\n\n${fence(["// src/main.ts:3-4", ...MAIN_HEAD.slice(2, 3)])}见 \`path.resolve\`，src/main.ts:99\n\n<!-- golden: ${STEP} -->\n${fence(["你> 你好"], "text")}`);
+    const { problems, stats } = checkDocsWithStats(root);
+    expect(problems.map((p) => `${p.file}:${p.line}`)).toEqual([`${DEEP}:9`, `${DEEP}:11`, `${DEEP}:16`]);
+    expect(problems[0]?.message).toContain("不一致");
+    expect(problems[1]?.message).toContain("path.resolve");
+    expect(stats).toMatchObject({ chapters: 1, deepPages: 1, citations: 2, transcripts: 1 });
+  });
+
+  it("与代码一致、章节链到它、锚点存在时没有问题", () => {
+    chapter(POINTER);
+    deep(`<a id="loop"></a>\n\n${fence(["// src/main.ts:3-4", ...MAIN_HEAD.slice(2, 4)])}回到[正文](../8.5-abort-and-extensions.md)。\n`);
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("章节没有链到深入页、深入页的章节号对不上任何一章，都要报告", () => {
+    chapter("正文\n");
+    deep("内容\n");
+    writeFiles(root, { "docs/deep/9.9-nothing.md": "内容\n" });
+    const messages = checkDocs(root).map((p) => `${p.file}: ${p.message}`);
+    expect(messages).toEqual([
+      `${DEEP}: docs/8.5-abort-and-extensions.md 没有链到这一页：读者从章节里找不到它`,
+      expect.stringMatching(/^docs\/deep\/9\.9-nothing\.md: .*找不到所属的章节/),
+    ]);
+  });
+
+  it("链到不存在的深入页、不存在的锚点都会报告在链接那一行", () => {
+    chapter(`见[这里](deep/8.5-missing.md)。\n${POINTER}`);
+    deep("没有锚点\n");
+    const problems = checkDocs(root);
+    expect(problems.map((p) => `${p.file}:${p.line}`)).toEqual([`${CHAPTER}:${BODY_START}`, `${CHAPTER}:${BODY_START + 1}`]);
+    expect(problems[0]?.message).toContain("docs/deep/8.5-missing.md 不存在");
+    expect(problems[1]?.message).toContain('id="loop"');
+  });
+
+  it("超过 61,000 字节的章节由 chapterSizeProblems 报告", () => {
+    chapter(`${"字".repeat(20_400)}\n`);
+    const problems = chapterSizeProblems(root, ["8.5-abort-and-extensions.md"]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.message).toMatch(/^本章 612\d\d 字节，超过一次读完的上限 61000/);
+    chapter("短\n");
+    expect(chapterSizeProblems(root, ["8.5-abort-and-extensions.md"])).toEqual([]);
   });
 });
 

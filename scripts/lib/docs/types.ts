@@ -7,6 +7,8 @@ export interface Problem {
 
 export interface DocsStats {
   chapters: number;
+  /** docs/deep/ 下的深入页（与章节同样核对，单独计数） */
+  deepPages: number;
   citations: number;
   transcripts: number;
 }
