@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { checkSessionFile, writePage } from "./input-checks.ts";
 import { loadSession, SessionLoadError } from "./load.ts";
 import { buildModel } from "./model.ts";
 import { openInBrowser } from "./open.ts";
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     throw new Error("--out 指向了会话文件本身：查看器从不写会话文件，请换一个输出路径");
   }
 
+  checkSessionFile(file, options.file as string, cwd); // 目录、管道、设备、太大的文件：读之前就说清楚
   const loaded = await loadSession(file, step.dir);
   // 和 npm start -- --session 一样的警告行
   for (const warning of loaded.warnings) console.error(`[警告] ${warning}`);
@@ -62,8 +64,7 @@ async function main(): Promise<void> {
     console.error(`[警告] 查看器算出的链上消息（${onChain} 条）和 ${step.name} 加载出的（${loaded.chainMessages} 条）不一致，页面可能不准`);
   }
 
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, renderPage(model));
+  writePage(out, renderPage(model)); // --out 写不了时一行说明，不留下半个页面
   const c = model.counts;
   console.log(`${model.entries.length} 条条目：消息 ${c.messages}，轮次 ${c.turns}，已取消 ${c.aborted}，出错 ${c.errors}，工具调用 ${c.toolCalls}，不进请求 ${c.offChain}（按 ${step.name} 的规则读取）`);
   console.log(out);

@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { formatBytes, VIEW_LIMIT_BYTES } from "../src/input-checks.ts";
 import { harnessDir } from "../src/steps.ts";
 import { copyFixture, runViewer } from "./helpers/cli.ts";
 
@@ -94,5 +96,55 @@ describe("npm run view", { timeout: 120_000 }, () => {
     const inStep = await runViewer([path.join(dir, "demo.jsonl"), "--out", path.join(dir, "page.html")]);
     expect(inStep.code).toBe(0);
     expect(inStep.stdout).toContain("按 step06-sessions 的规则读取");
+  });
+
+  const noStack = (stderr: string) => expect(stderr, "不该打印堆栈或 errno 原文").not.toMatch(/^\s+at |E[A-Z]{3,}:|Error:/m);
+
+  it("给的不是普通的会话文件：目录（列出里面的 .jsonl）、相对路径找不到（说从哪算）、设备文件，都是一行说明", async () => {
+    const file = copyFixture("step07-demo.jsonl", "demo.jsonl");
+    const dir = path.dirname(file);
+    const folder = await runViewer([dir]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toBe(`${dir} 是一个目录，不是会话文件：请给出其中的一个 .jsonl 文件，里面有：demo.jsonl\n`);
+    const relative = await runViewer(["./x.jsonl"], dir);
+    expect(relative.code).toBe(1);
+    expect(relative.stderr).toBe(`找不到会话文件：${path.join(dir, "x.jsonl")}（相对路径按你敲命令时所在的目录算：${dir}）\n`);
+    if (process.platform === "win32") {
+      console.warn("[跳过] /dev/zero 与命名管道：Windows 上没有");
+      return;
+    }
+    const device = await runViewer(["/dev/zero"]);
+    expect(device.code).toBe(1);
+    expect(device.stderr).toBe("/dev/zero 是设备文件，不是会话文件：查看器只读普通的 .jsonl 文件\n");
+    const fifo = path.join(dir, "pipe.jsonl");
+    const made = spawnSync("mkfifo", [fifo]);
+    expect(made.status, "mkfifo 不可用").toBe(0);
+    const pipe = await runViewer([fifo]); // 打开命名管道来读会一直等写的一方：必须在打开之前认出它
+    expect(pipe.code).toBe(1);
+    expect(pipe.stderr).toBe(`${fifo} 是命名管道，不是会话文件：查看器只读普通的 .jsonl 文件\n`);
+  });
+
+  it("超过上限的会话：读之前就拒绝，说出文件多大、上限多少、怎么办", async () => {
+    const file = copyFixture("step07-demo.jsonl", "huge.jsonl");
+    fs.truncateSync(file, VIEW_LIMIT_BYTES + 1); // 稀疏文件：不真的写 64 MB
+    const result = await runViewer([file, "--out", path.join(path.dirname(file), "page.html")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`${file} 有 64 MB，超过查看器的上限 64 MB：画成一页浏览器也打不开。要接着用它，在步骤里 npm start -- --session；要看，复制一份只留最后几千行再画\n`);
+    expect(fs.existsSync(path.join(path.dirname(file), "page.html"))).toBe(false);
+    expect(formatBytes(1.1 * 1024 ** 3)).toBe("1.1 GB");
+  });
+
+  it("--out 写不了：是目录、上级是文件，一行说明，不留半个页面", async () => {
+    const file = copyFixture("step07-demo.jsonl", "demo.jsonl");
+    const dir = path.dirname(file);
+    const intoDir = await runViewer([file, "--out", dir]);
+    expect(intoDir.code).toBe(1);
+    expect(intoDir.stderr).toBe(`--out ${dir} 是一个目录：请写页面的文件名，例如 ${path.join(dir, "page.html")}\n`);
+    noStack(intoDir.stderr);
+    const underFile = path.join(file, "page.html");
+    const blocked = await runViewer([file, "--out", underFile]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toBe(`--out ${underFile}：建不了它所在的目录（路径中间有一段是文件，不是目录）\n`);
+    expect(fs.readdirSync(dir).sort()).toEqual(["demo.jsonl"]);
   });
 });
