@@ -6,6 +6,7 @@ import { groupFiles, matchGroup, parseReadingOrder } from "../lib/reading-order.
 import { compareSteps, formatStepDiff } from "../lib/step-diff.ts";
 import { worktreeFiles } from "../lib/step-files.ts";
 import { listSteps, stepDir } from "../lib/steps.ts";
+import { stepPage } from "../../book/scripts/lib/steps.ts";
 
 const README = `# stepXX
 
@@ -87,5 +88,16 @@ describe("阅读顺序（README 的 **阅读顺序** 一节）", () => {
       expect(first(later), later).toBeGreaterThan(idea);
     }
     expect(text).toMatch(/^════ 本章的想法 ════$/m);
+  });
+
+  it("书站的步骤页：文件清单与差异表按同样的组、同样的顺序", () => {
+    const hooks = { figure: () => ({ url: "", width: 0, height: 0 }), pageFor: () => undefined, sessions: () => [] };
+    const page = stepPage(["step07-abort-extensions", "step08-real-model"], "step08-real-model", [], hooks as never);
+    const section = (title: string) => page.slice(page.indexOf(title), page.indexOf("\n## ", page.indexOf(title) + 1));
+    const headings = (text: string) => [...text.matchAll(/^\*\*([^*]+)\*\*$/gm)].map((m) => m[1]);
+    const declared = parseReadingOrder(fs.readFileSync(path.join(stepDir(repoRoot, "step08-real-model"), "README.md"), "utf8")).map((g) => g.title);
+    expect(headings(section("## 文件（")).slice(0, 3)).toEqual(declared.slice(0, 3));
+    expect(headings(section("## 与上一步相比"))[0]).toBe("本章的想法");
+    expect(section("## 与上一步相比").indexOf("src/sse.ts")).toBeLessThan(section("## 与上一步相比").indexOf("src/demo.ts"));
   });
 });
