@@ -17,6 +17,8 @@ export default defineConfig({
       "solutions/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.git/**"],
+    // toThrow(文字|正则) 只认 Error：抛出 undefined 之类不算通过（scripts/vitest/strict-to-throw.ts）
+    setupFiles: ["./scripts/vitest/strict-to-throw.ts"],
     reporters: jsonReport ? [new ShortReporter(), "json"] : [new ShortReporter()],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
     // 单个测试的上限只在真卡住时起作用：给得很宽，机器很忙（别的程序占满 CPU）时也不误报

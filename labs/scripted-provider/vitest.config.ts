@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // toThrow(文字|正则) 只认 Error：抛出 undefined 之类不算通过（scripts/vitest/strict-to-throw.ts）
+    setupFiles: ["../../scripts/vitest/strict-to-throw.ts"],
     testTimeout: 30_000,
     pool: "forks",
   },

@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // toThrow(文字|正则) 只认 Error：抛出 undefined 之类不算通过（scripts/vitest/strict-to-throw.ts）
+    setupFiles: ["../../../scripts/vitest/strict-to-throw.ts"],
     // 单个测试的上限只在真卡住时起作用：给得很宽，机器很忙（别的程序占满 CPU）时也不误报
     testTimeout: 120_000,
     hookTimeout: 120_000, // beforeAll 里也会跑 demo、起进程：同样只防真卡住（默认 10 秒太紧）
