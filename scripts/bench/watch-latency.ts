@@ -24,11 +24,12 @@ export interface WatchSession {
 /** 「保存 … 就会重新检查」：下一个检查进程已经准备好。 */
 export const READY = "就会重新检查";
 
-/** 在 stepCopy 上启动练习 id 的 --watch（种子固定，输出可比）。 */
-export function startWatch(root: string, id: number, stepCopy: string): WatchSession {
+/** 在 stepCopy 上启动练习 id 的 --watch（种子固定，输出可比）；env 是另加的环境变量。 */
+export function startWatch(root: string, id: number, stepCopy: string, env: NodeJS.ProcessEnv = {}): WatchSession {
   const child = spawn(process.execPath, [resolveTsxCli(), path.join(root, "scripts", "exercise.ts"), String(id), "--watch", "--dir", stepCopy, "--seed", "1"], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
   });
   let out = "";
   let from = 0;

@@ -12,6 +12,7 @@
  * npm run exercise 就是 npm run exercise -- 4。所以同一个编号写两次（4 4）不算错。
  */
 
+import fs from "node:fs";
 import path from "node:path";
 
 import { paint, type Paint } from "../color.ts";
@@ -19,7 +20,7 @@ import { stepDir } from "../steps.ts";
 import { EXERCISES, findExercise } from "./registry.ts";
 import { commandFor, formatReport, runExercise, type RunOptions } from "./run.ts";
 import { nextHintLevel } from "./state.ts";
-import { passed, type Exercise } from "./types.ts";
+import { passed, type Exercise, type Report } from "./types.ts";
 
 export const USAGE = [
   "用法：npm run exercise [-- <编号> [--hint | --watch | --dir <步骤目录> | --seed <种子>]]",
@@ -37,6 +38,10 @@ export interface CliEnv {
   /** 只为测试：按练习给出步骤目录（默认是仓库里的步骤目录）。 */
   dirFor?(exercise: Exercise): string;
   runOptions?: RunOptions;
+  /** 怎样检查一个练习；默认就在这个进程里（测试用），入口脚本换成在子进程里检查（isolated.ts）。 */
+  check?(exercise: Exercise, dir: string, options: RunOptions): Promise<Report>;
+  /** 从哪个步骤目录的 npm run exercise 来的（那个脚本替学习者带上了编号）；在仓库根目录运行时没有。 */
+  fromStep?: number;
 }
 
 const HINT_NAMES = ["点拨", "位置", "轮廓"] as const;
@@ -49,8 +54,8 @@ export interface ParsedArgs {
   seed?: number;
 }
 
-/** 解析参数；不认识的参数返回一句错误。 */
-export function parseArgs(argv: string[]): ParsedArgs | string {
+/** 解析参数；不认识的参数返回一句错误。fromStep：在哪个步骤目录里运行（见 CliEnv）。 */
+export function parseArgs(argv: string[], fromStep?: number): ParsedArgs | string {
   const parsed: ParsedArgs = { hint: false, watch: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
@@ -64,8 +69,8 @@ export function parseArgs(argv: string[]): ParsedArgs | string {
       const value = argv[++i] ?? "";
       if (!/^\d{1,10}$/.test(value) || Number(value) >= 2 ** 32) return "--seed 后面要跟一个 0 到 4294967295 之间的整数（报告里打印的那个种子）";
       parsed.seed = Number(value);
-    } else if (/^\d{1,2}$/.test(arg) && (parsed.id === undefined || parsed.id === Number(arg))) parsed.id = Number(arg);
-    else if (/^\d{1,2}$/.test(arg)) return `这里只能检查练习 ${parsed.id}（步骤目录里的 npm run exercise 已经带上了它的编号）；检查练习 ${arg} 请到 step${arg.padStart(2, "0")} 目录里运行 npm run exercise，或在仓库根目录运行 npm run exercise -- ${arg}`;
+    } else if (/^\d+$/.test(arg) && (parsed.id === undefined || parsed.id === Number(arg))) parsed.id = Number(arg);
+    else if (/^\d+$/.test(arg)) return twoIds(parsed.id!, Number(arg), fromStep);
     else return `不认识的参数：${arg}`;
   }
   if ((parsed.hint || parsed.watch || parsed.dir !== undefined || parsed.seed !== undefined) && parsed.id === undefined) return "--hint、--watch、--dir、--seed 要跟在练习编号后面";
@@ -73,12 +78,39 @@ export function parseArgs(argv: string[]): ParsedArgs | string {
   return parsed;
 }
 
+/** 给了两个不同的编号：在步骤目录里运行时第一个是脚本带上的，只在那时才提步骤目录。 */
+function twoIds(first: number, second: number, fromStep: number | undefined): string {
+  if (fromStep === undefined) return `一次只能检查一个练习，这里给了 ${first} 和 ${second}：npm run exercise -- ${first} 或 npm run exercise -- ${second}`;
+  return `这里只能检查练习 ${fromStep}（这个步骤目录里的 npm run exercise 已经带上了它的编号）；检查练习 ${second} 请在仓库根目录运行 npm run exercise -- ${second}`;
+}
+
+/** --dir 指向的目录能不能拿来检查这个练习：不存在、不是目录、是别的步骤的目录，都说出来（退出码 2）。 */
+export function dirProblem(exercise: Exercise, dir: string): string | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    return `--dir 指向的目录不存在：${dir}`;
+  }
+  if (!stat.isDirectory()) return `--dir 要指向一个步骤目录，${dir} 不是目录`;
+  let name: unknown;
+  try {
+    name = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown }).name;
+  } catch {
+    return undefined; // 没有 package.json 的副本也可以查：只是认不出它是哪个步骤
+  }
+  if (typeof name === "string" && /^step\d\d-/.test(name) && name !== exercise.step) {
+    return `--dir 指向的是 ${name} 的目录，练习 ${exercise.id} 在 ${exercise.step} 里（编号就是步骤编号）`;
+  }
+  return undefined;
+}
+
 const listOfIds = (): string => EXERCISES.map((exercise) => `${exercise.id}（第 ${exercise.chapter} 章）`).join("、");
 
 /** 运行一次命令（--watch 除外，它由入口脚本处理），返回退出码。 */
 export async function runCli(argv: string[], env: CliEnv): Promise<number> {
   const p = paint(env.color ?? false);
-  const parsed = parseArgs(argv);
+  const parsed = parseArgs(argv, env.fromStep);
   if (typeof parsed === "string") {
     env.write(`${parsed}\n${USAGE}\n`);
     return 2;
@@ -95,8 +127,13 @@ export async function runCli(argv: string[], env: CliEnv): Promise<number> {
     env.write(`练习 ${exercise.id} · 第 ${exercise.chapter} 章 · 提示 ${level}/3（${HINT_NAMES[level - 1]}）：\n${exercise.hints[level - 1]}\n\n${more}\n`);
     return 0;
   }
+  const problem = parsed.dir === undefined ? undefined : dirProblem(exercise, parsed.dir);
+  if (problem !== undefined) {
+    env.write(`${problem}\n`);
+    return 2;
+  }
   const dir = parsed.dir ?? dirOf(exercise, env);
-  const report = await runExercise(exercise, dir, { ...env.runOptions, ...(parsed.seed !== undefined ? { seed: parsed.seed } : {}) });
+  const report = await (env.check ?? runExercise)(exercise, dir, { ...env.runOptions, ...(parsed.seed !== undefined ? { seed: parsed.seed } : {}) });
   env.write(formatReport(report, env.root, p) + "\n");
   return passed(report) ? 0 : 1;
 }
@@ -109,7 +146,7 @@ async function listAll(env: CliEnv, p: Paint): Promise<number> {
   let done = 0;
   let next: Exercise | undefined;
   for (const exercise of EXERCISES) {
-    const report = await runExercise(exercise, dirOf(exercise, env), env.runOptions);
+    const report = await (env.check ?? runExercise)(exercise, dirOf(exercise, env), env.runOptions ?? {});
     const ok = passed(report);
     if (ok) done++;
     else next ??= exercise;

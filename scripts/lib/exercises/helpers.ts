@@ -93,13 +93,25 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, what: string
   }
 }
 
+/** 正在跑的用例，一层套一层；检查进程把最里面那一项告诉父进程，卡死时报告卡在哪一项（worker.ts）。 */
+const running: string[] = [];
+let onCase: ((name: string | undefined) => void) | undefined;
+export function followCases(listener: (name: string | undefined) => void): void {
+  onCase = listener;
+}
+
 /** 运行一个用例：它抛出的异常（包括超时）变成一项失败的检查，而不是让检查器崩溃。 */
 export async function attempt(name: string, run: () => Promise<Check | Check[]>, ms = 10_000): Promise<Check[]> {
+  running.push(name);
+  onCase?.(name);
   try {
     const result = await withDeadline(run(), ms, "没有结束");
     return Array.isArray(result) ? result : [result];
   } catch (error) {
     const saw = error instanceof DeadlineError ? `${ms / 1000} 秒内没有结束（可能在等一个永远不会来的事件）` : `抛出了异常：${errorText(error)}`;
     return [{ name, ok: false, saw }];
+  } finally {
+    running.splice(running.lastIndexOf(name), 1);
+    onCase?.(running.at(-1));
   }
 }

@@ -1,0 +1,163 @@
+/**
+ * 检查器总要给出结论：学习者的代码调用 process.exit、写了死循环、返回永远不兑现的 Promise、改了检查器的文件，
+ * npm run exercise 都打印一项 ✗ 说出是哪一种，退出码非零（一个读退出码的脚本不会把它当作通过）。
+ * 还有参数：-- 100 和 -- 99 说的是同一件事，用法错误退出码是 2，不提没有涉及的步骤目录。
+ *
+ * 这些用例启动真实的 npm run exercise（scripts/exercise.ts），学习者的代码在它的检查进程里跑。
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { READY, startWatch } from "../scripts/bench/watch-latency.ts";
+import { dirProblem, parseArgs, runCli } from "../scripts/lib/exercises/cli.ts";
+import { findExercise } from "../scripts/lib/exercises/registry.ts";
+import { resolveTsxCli } from "../scripts/lib/tsx-cli.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "..");
+const STEP07 = "step07-abort-extensions";
+const solution = fs.readFileSync(path.join(here, STEP07, "extensions", "reverse.ts"), "utf8");
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
+});
+
+/** step07 的一份副本（src、extensions、package.json），放在 base/labs/mini-agent-harness/ 下，练习文件写成 source。 */
+function step07(source: string, base = fs.mkdtempSync(path.join(os.tmpdir(), "exercise-verdict-"))): string {
+  if (!temps.includes(base)) temps.push(base);
+  const dir = path.join(base, "labs", "mini-agent-harness", STEP07);
+  for (const name of ["src", "extensions", "package.json"]) {
+    fs.cpSync(path.join(root, "labs", "mini-agent-harness", STEP07, name), path.join(dir, name), { recursive: true, filter: () => true });
+  }
+  fs.writeFileSync(path.join(dir, "extensions", "reverse.ts"), source);
+  return dir;
+}
+
+/** 运行 npm run exercise（scripts/exercise.ts 在 checkerRoot 下），收集输出和退出码。 */
+function exercise(args: string[], env: NodeJS.ProcessEnv = {}, checkerRoot = root): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [resolveTsxCli(), path.join(checkerRoot, "scripts", "exercise.ts"), ...args], {
+      cwd: checkerRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, npm_package_name: "", FORCE_COLOR: "0", NO_COLOR: "1", ...env },
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+/** 一个注册了 reverse 的扩展，execute 的函数体是 body。 */
+const withExecute = (body: string): string =>
+  `export default function (pi: any): void {\n  pi.registerTool({ name: "reverse", description: "倒过来", parameters: { type: "object" }, execute(args: any) { ${body} } });\n}\n`;
+
+describe("npm run exercise 总给出结论", () => {
+  it("练习文件一导入就 process.exit(0)：✗ 说检查进程提前退出了，退出码 1", async () => {
+    const dir = step07("process.exit(0);\nexport default function (): void {}\n");
+    const { code, out } = await exercise(["7", "--dir", dir]);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/^✗ /m);
+    expect(out).toContain("退出了（退出码 0）");
+    expect(out).toContain("process.exit");
+    expect(out).toContain("练习 7 还没通过");
+  });
+
+  it("execute 返回一个永远不兑现的 Promise：✗ 点名那一项，说它在等永远不会兑现的 Promise", async () => {
+    const dir = step07(withExecute("return new Promise(() => {});"));
+    const { code, out } = await exercise(["7", "--dir", dir]);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/^✗ reverse \{"text":"abcdef"\}/m);
+    expect(out).toContain("永远不会兑现的 Promise");
+  });
+
+  it("execute 里同步死循环：检查进程没有心跳就被结束，✗ 说是超时", async () => {
+    const dir = step07(withExecute("for (;;) {}"));
+    const { code, out } = await exercise(["7", "--dir", dir], { EXERCISE_STALL_MS: "1500" });
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/^✗ reverse /m);
+    expect(out).toContain("超时");
+    expect(out).toContain("死循环");
+    expect(out).toMatch(/--seed \d+/);
+  });
+
+  it("--watch 里同步死循环：打印超时的 ✗，接着等；改好保存后检查通过", async () => {
+    const dir = step07(withExecute("for (;;) {}"));
+    const watch = startWatch(root, 7, dir, { EXERCISE_STALL_MS: "1500" });
+    try {
+      await watch.waitFor("超时");
+      await watch.waitFor("练习 7 还没通过");
+      await watch.waitFor(READY);
+      fs.writeFileSync(path.join(dir, "extensions", "reverse.ts"), solution);
+      await watch.waitFor("练习 7 通过");
+    } finally {
+      await watch.stop();
+    }
+  }, 300_000);
+
+  it("练习文件在检查时改了检查器的文件：✗ 点名被改的文件，结论不算数", async () => {
+    // 检查器的一份副本（scripts/，node_modules 指回仓库的）：学习者的代码改的是副本，不是仓库里的检查器
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "exercise-verdict-"));
+    temps.push(base);
+    fs.cpSync(path.join(root, "scripts"), path.join(base, "scripts"), { recursive: true, filter: () => true });
+    fs.copyFileSync(path.join(root, "package.json"), path.join(base, "package.json")); // "type": "module"
+    fs.symlinkSync(path.join(root, "node_modules"), path.join(base, "node_modules"), "junction");
+    const edit = `import fs from "node:fs";\nfs.appendFileSync(new URL("../../../../scripts/lib/exercises/run.ts", import.meta.url), "\\n// 让它通过\\n");\n`;
+    const dir = step07(edit + solution, base);
+    const { code, out } = await exercise(["7", "--dir", dir], {}, base);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/^✗ 检查器自己的文件没有被改动/m);
+    expect(out).toContain("scripts/lib/exercises/run.ts");
+    expect(out).not.toContain("检查器的问题");
+  });
+});
+
+describe("练习编号与用法错误", () => {
+  const silent = { root, stateFile: path.join(os.tmpdir(), "exercise-verdict-state.json") };
+  async function cli(argv: string[], fromStep?: number): Promise<{ code: number; out: string }> {
+    let out = "";
+    const code = await runCli(argv, { ...silent, write: (text) => (out += text), ...(fromStep !== undefined ? { fromStep } : {}) });
+    return { code, out };
+  }
+
+  it("-- 100 和 -- 99 一样：没有这个练习，列出现有的，退出码 2", async () => {
+    for (const id of ["99", "100", "12345678901"]) {
+      const { code, out } = await cli([id]);
+      expect(code).toBe(2);
+      expect(out).toContain(`没有练习 ${Number(id)}`);
+      expect(out).toContain("7（第 8.5 章）");
+    }
+  });
+
+  it("在仓库根目录给了两个编号：不提步骤目录；从步骤目录来时才提", () => {
+    const atRoot = parseArgs(["4", "5"]);
+    expect(atRoot).toContain("一次只能检查一个练习");
+    expect(atRoot).not.toContain("步骤目录");
+    const inStep = parseArgs(["4", "5"], 4);
+    expect(inStep).toContain("这个步骤目录");
+    expect(inStep).toContain("npm run exercise -- 5");
+  });
+
+  it("--dir 指向不存在的目录、文件、别的步骤：说出来，退出码 2，不说「还没开始」", async () => {
+    const exercise7 = findExercise(7)!;
+    const missing = path.join(os.tmpdir(), "exercise-verdict-no-such-dir");
+    expect(dirProblem(exercise7, missing)).toContain("目录不存在");
+    expect(dirProblem(exercise7, path.join(root, "package.json"))).toContain("不是目录");
+    expect(dirProblem(exercise7, path.join(root, "labs", "mini-agent-harness", "step04-agent-loop"))).toContain("step04-agent-loop 的目录，练习 7 在 step07-abort-extensions 里");
+    expect(dirProblem(exercise7, path.join(root, "labs", "mini-agent-harness", STEP07))).toBeUndefined();
+    const { code, out } = await cli(["7", "--dir", missing]);
+    expect(code).toBe(2);
+    expect(out).not.toContain("还没开始");
+  });
+
+  it("--watch 带上不认识的参数：退出码 2（不是 0）", async () => {
+    const { code, out } = await exercise(["7", "--watch", "--frobnicate"]);
+    expect(out).toContain("不认识的参数：--frobnicate");
+    expect(code).toBe(2);
+  });
+});
