@@ -62,7 +62,7 @@ try {
   session = file ? Session.open(file, warnings) : Session.create(path.join(sessionsDir, newSessionName()));
 } catch (error) {
   // 会话文件坏了：说清楚哪个文件、哪一行，然后退出，而不是带着半份历史继续。
-  console.error(`无法打开会话：${error instanceof Error ? error.message : String(error)}`);
+  console.error(`无法打开会话：${describeError(error)}`);
   process.exit(1);
 }
 for (const warning of warnings) console.error(`[警告] ${warning}`);
@@ -169,5 +169,8 @@ function describeLoadError(file: string, error: unknown): string {
   // 说出解析后的绝对路径：学习者一眼就能看出路径是从哪个目录算起的
   const absolute = path.resolve(projectRoot, file);
   if (!fs.existsSync(absolute)) return visible(`找不到 ${absolute}（--extension 的路径相对于步骤目录 ${path.basename(projectRoot)}/，不是仓库根目录）`);
-  return visible(error instanceof Error ? error.message : String(error));
+  return visible(describeError(error));
 }
+
+// 放在末尾而不是顶部：上面的行是第 8.5 章逐行引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
+import { describeError } from "./describe-error.js";

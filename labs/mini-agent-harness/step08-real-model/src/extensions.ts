@@ -15,7 +15,8 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { copyForObserver, describeError, EXTENSION_LOAD_TIMEOUT_MS, toolProblem, withTimeLimit } from "./extension-checks.js";
+import { describeError } from "./describe-error.js";
+import { copyForObserver, EXTENSION_LOAD_TIMEOUT_MS, toolProblem, withTimeLimit } from "./extension-checks.js";
 import { visible } from "./render.js";
 import type { ToolDefinition, ToolRegistry } from "./tools/types.js";
 import type { HarnessEvent } from "./types.js";

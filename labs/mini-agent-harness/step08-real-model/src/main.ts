@@ -18,6 +18,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { runAgentLoop } from "./agent-loop.js";
+import { describeError } from "./describe-error.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { startLocalProvider } from "./local-provider.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
@@ -36,10 +37,10 @@ for (let i = 0; i < args.length; i++) {
   if (arg === "--continue") {
     sessionChoice = { ...sessionChoice, continue: true };
   } else if (arg === "--session") {
-    sessionChoice = { ...sessionChoice, file: valueOf(arg, args[++i]) };
+    sessionChoice = { ...sessionChoice, file: pathAfter(arg, args[++i]) };
   } else if (arg === "--extension") {
     // 可以给多次：每个 --extension 后面跟一个扩展文件。
-    extensionFiles.push(valueOf(arg, args[++i]));
+    extensionFiles.push(pathAfter(arg, args[++i]));
   } else {
     usageError(`不认识的参数：${arg}`);
   }
@@ -74,7 +75,7 @@ try {
   session = file ? Session.open(file, warnings) : Session.create(path.join(sessionsDir, newSessionName()));
 } catch (error) {
   // 会话文件坏了：说清楚哪个文件、哪一行，然后退出，而不是带着半份历史继续。
-  console.error(`无法打开会话：${error instanceof Error ? error.message : String(error)}`);
+  console.error(`无法打开会话：${describeError(error)}`);
   process.exit(1);
 }
 for (const warning of warnings) console.error(`[警告] ${warning}`);
@@ -166,8 +167,8 @@ process.stdout.write("", () => process.exit());
 
 // ── 辅助函数 ───────────────────────────────────────────────────
 
-/** 取参数后面跟着的值；缺了就报用法错误。 */
-function valueOf(flag: string, value: string | undefined): string {
+/** 取参数后面跟着的文件路径；缺了就报用法错误。 */
+function pathAfter(flag: string, value: string | undefined): string {
   // 空串也算缺值：--session "" 会悄悄新建会话，--extension "" 会去 import 项目目录
   if (!value || value.startsWith("--")) usageError(`${flag} 后面需要一个文件路径`);
   return value;
@@ -190,5 +191,5 @@ function describeLoadError(file: string, error: unknown): string {
   // 说出解析后的绝对路径：学习者一眼就能看出路径是从哪个目录算起的
   const absolute = path.resolve(projectRoot, file);
   if (!fs.existsSync(absolute)) return visible(`找不到 ${absolute}（--extension 的路径相对于步骤目录 ${path.basename(projectRoot)}/，不是仓库根目录）`);
-  return visible(error instanceof Error ? error.message : String(error));
+  return visible(describeError(error));
 }

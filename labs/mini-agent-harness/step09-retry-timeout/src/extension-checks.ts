@@ -34,11 +34,6 @@ export function toolProblem(tool: unknown): string | undefined {
   return undefined;
 }
 
-/** 错误对象说成一句话。 */
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * 等 work 完成，但最多等 ms 毫秒；到点抛出 message。
  * 定时器不能 unref：工厂函数在等一个永远不来的事件时，正是它让进程活到报告出来的那一刻

@@ -21,6 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
+import { describeError } from "./describe-error.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS, withModelTimeout } from "./guard.js";
 import { startLocalProvider } from "./local-provider.js";
@@ -37,7 +38,7 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 const args = process.argv.slice(2);
 const extensionFiles: string[] = [];
 let sessionChoice: { continue: boolean; file?: string } = { continue: false };
-// step09：重试与超时。默认值见文件开头的用法说明与 README。
+// 重试与超时：默认值来自各自的模块（guard.ts、retry/turn-retry.ts），文件开头的用法说明里也写着。
 let maxRetries = DEFAULT_MAX_RETRIES;
 let modelTimeoutMs = DEFAULT_MODEL_TIMEOUT_MS;
 let toolTimeoutMs = DEFAULT_TOOL_TIMEOUT_MS;
@@ -46,16 +47,16 @@ for (let i = 0; i < args.length; i++) {
   if (arg === "--continue") {
     sessionChoice = { ...sessionChoice, continue: true };
   } else if (arg === "--session") {
-    sessionChoice = { ...sessionChoice, file: valueOf(arg, args[++i]) };
+    sessionChoice = { ...sessionChoice, file: pathAfter(arg, args[++i]) };
   } else if (arg === "--extension") {
     // 可以给多次：每个 --extension 后面跟一个扩展文件。
-    extensionFiles.push(valueOf(arg, args[++i]));
+    extensionFiles.push(pathAfter(arg, args[++i]));
   } else if (arg === "--retries") {
-    maxRetries = countOf(arg, args[++i], MAX_RETRIES);
+    maxRetries = countAfter(arg, args[++i], MAX_RETRIES);
   } else if (arg === "--model-timeout") {
-    modelTimeoutMs = timeoutOf(arg, args[++i]);
+    modelTimeoutMs = timeoutAfter(arg, args[++i]);
   } else if (arg === "--tool-timeout") {
-    toolTimeoutMs = timeoutOf(arg, args[++i]);
+    toolTimeoutMs = timeoutAfter(arg, args[++i]);
   } else {
     usageError(`不认识的参数：${arg}`);
   }
@@ -90,7 +91,7 @@ try {
   session = file ? Session.open(file, warnings) : Session.create(path.join(sessionsDir, newSessionName()));
 } catch (error) {
   // 会话文件坏了：说清楚哪个文件、哪一行，然后退出，而不是带着半份历史继续。
-  console.error(`无法打开会话：${error instanceof Error ? error.message : String(error)}`);
+  console.error(`无法打开会话：${describeError(error)}`);
   process.exit(1);
 }
 for (const warning of warnings) console.error(`[警告] ${warning}`);
@@ -101,8 +102,10 @@ const local = provider.configured ? undefined : await startLocalProvider({ chunk
 const config = local
   ? { ...provider.config, baseUrl: provider.config.api === "anthropic" ? local.anthropicBaseUrl : local.openaiBaseUrl }
   : provider.config;
-// step09：HTTP 层的重试在 Provider 里面（默认最多 2 次）；超过 1 秒的等待显示一行倒计时。外面再套上每次调用的时限。
-const streamFn = withModelTimeout(createProviderStream({ ...config, onRetryWait: (wait) => showHttpRetryWait(wait) }), modelTimeoutMs);
+// HTTP 层的重试在 Provider 里面（默认最多 2 次）；超过 1 秒的等待显示一行倒计时，否则看起来像卡死了。
+const providerStream = createProviderStream({ ...config, onRetryWait: (wait) => showHttpRetryWait(wait) });
+// 时限套在最外面：HTTP 层的重发与等待都算在这一次调用里。
+const streamFn = withModelTimeout(providerStream, modelTimeoutMs);
 
 console.log("Mini Agent Harness · step09 retry-timeout");
 // 只说连的是谁，绝不打印密钥；本地服务器的端口每次都不同，也不打印。
@@ -161,7 +164,7 @@ while (true) {
   session.append(userMessage);
 
   // 每一轮一个新的 AbortController：取消是「这一轮」的事，不是整个程序的事。
-  // step09：runWithRetry 把 runAgentLoop 包在里面，失败时等一会儿再跑；等待中按 Ctrl+C 立刻收场。
+  // runWithRetry 把 runAgentLoop 包在里面：失败时等一会儿再跑，等待中按 Ctrl+C 立刻收场。
   // 工具拿到同一个信号与时限：Ctrl+C 或超时都会取消正在执行的工具。
   active = new AbortController();
   const events = runWithRetry({
@@ -187,15 +190,15 @@ process.stdout.write("", () => process.exit());
 
 // ── 辅助函数 ───────────────────────────────────────────────────
 
-/** 取参数后面跟着的值；缺了就报用法错误。 */
-function valueOf(flag: string, value: string | undefined): string {
+/** 取参数后面跟着的文件路径；缺了就报用法错误。 */
+function pathAfter(flag: string, value: string | undefined): string {
   // 空串也算缺值：--session "" 会悄悄新建会话，--extension "" 会去 import 项目目录
   if (!value || value.startsWith("--")) usageError(`${flag} 后面需要一个文件路径`);
   return value;
 }
 
 /** 取参数后面跟着的非负整数（次数或毫秒），不超过 max；不是就报用法错误。 */
-function countOf(flag: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number {
+function countAfter(flag: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined || value.startsWith("--")) usageError(`${flag} 后面需要一个非负整数`);
   // 只认十进制数字：Number("") 是 0、Number("1e3") 是 1000、Number("0x10") 是 16，都不该悄悄接受
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) usageError(`${flag} 后面需要一个非负整数，收到的是：${value}`);
@@ -204,8 +207,8 @@ function countOf(flag: string, value: string | undefined, max = Number.MAX_SAFE_
 }
 
 /** 取一个时限（毫秒）：非负整数，且不超过定时器的上限（见 guard.ts 的 MAX_TIMER_MS）。 */
-function timeoutOf(flag: string, value: string | undefined): number {
-  const ms = countOf(flag, value);
+function timeoutAfter(flag: string, value: string | undefined): number {
+  const ms = countAfter(flag, value);
   if (ms > MAX_TIMER_MS) usageError(`${flag} 最大是 ${MAX_TIMER_MS}（约 24.8 天，Node 定时器的上限；不限时请用 0），收到的是：${value}`);
   return ms;
 }
@@ -234,5 +237,5 @@ function describeLoadError(file: string, error: unknown): string {
   // 说出解析后的绝对路径：学习者一眼就能看出路径是从哪个目录算起的
   const absolute = path.resolve(projectRoot, file);
   if (!fs.existsSync(absolute)) return visible(`找不到 ${absolute}（--extension 的路径相对于步骤目录 ${path.basename(projectRoot)}/，不是仓库根目录）`);
-  return visible(error instanceof Error ? error.message : String(error));
+  return visible(describeError(error));
 }

@@ -85,7 +85,7 @@ export class ToolRegistry {
       if (problem) return { content: `参数不合法：${problem}`, isError: true };
       return checkedOutput(tool.name, await tool.execute(toolCall.arguments, context));
     } catch (error) {
-      return { content: `工具 ${tool.name} 出错：${error instanceof Error ? error.message : String(error)}`, isError: true };
+      return { content: `工具 ${tool.name} 出错：${describeError(error)}`, isError: true };
     }
   }
 }
@@ -110,3 +110,6 @@ function shown(value: unknown): string {
     return typeof value;
   }
 }
+
+// 放在末尾而不是顶部：上面的行是第 8.5 章逐行引用的（step07），顶部多一行它们就都挪了位置（import 会被提升，效果相同）
+import { describeError } from "../describe-error.js";

@@ -4,6 +4,7 @@
  * 内置工具（calc、read_file）与扩展注册的工具走的是同一个注册表，宿主不区分来源。
  */
 
+import { describeError } from "../describe-error.js";
 import { guardCall, toolTimeoutMessage } from "../guard.js";
 import type { ToolCall, ToolResultMessage, ToolSpec } from "../types.js";
 import { validateArguments } from "./validate.js";
@@ -13,12 +14,12 @@ export interface ToolContext {
   /** 项目根目录：read_file 只允许读这里面的文件。 */
   cwd: string;
   /**
-   * 取消信号（step09）。调用方交进来的是这次回复的信号（Ctrl+C）；
+   * 取消信号。调用方交进来的是这次回复的信号（Ctrl+C）；
    * 注册表在执行每个工具前换成这次调用自己的信号：Ctrl+C 或超时都会触发它。
    * 工具可以把它交给 fetch、readFile 之类，让正在做的事真的停下。
    */
   signal?: AbortSignal;
-  /** 每次工具调用的时限（毫秒，step09）。不给就不限时。 */
+  /** 每次工具调用的时限（毫秒）。不给就不限时。 */
   timeoutMs?: number;
 }
 
@@ -47,7 +48,7 @@ export interface ToolDefinition {
  *   1. 名字唯一：重名直接抛错（Pi 的做法相反，扩展工具会覆盖内置工具）；
  *   2. 未注册的名字、不合格的参数、执行时抛出的异常，统统变成 isError 的结果；
  *   3. execute 永不抛异常——工具出错是模型要处理的信息，不是宿主的故障；
- *   4. 超时（step09）：到点就取消这次调用的信号，交出超时结果，循环照常往下走。
+ *   4. 超时：到点就取消这次调用的信号，交出超时结果，循环照常往下走。
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
@@ -87,7 +88,7 @@ export class ToolRegistry {
    * 每次调用一个自己的信号，连着这次回复的信号（Ctrl+C）与一个定时器。
    * 到点或 Ctrl+C 时先取消这个信号（理会它的工具会真的停下），再交出结果；
    * 不理会信号的工具我们也不再等它——它迟到的结果直接丢掉。
-   * agent-loop.ts 说「已经开始的工具让它跑完」：循环自己确实不打断工具；从 step09 起，打断它的是这里的信号。
+   * 循环（agent-loop.ts）从不打断已经开始的工具，只是 Ctrl+C 后不再等它；让工具真的停下的是这里的信号。
    */
   private async runGuarded(toolCall: ToolCall, context: ToolContext): Promise<ToolOutput> {
     const guard = guardCall(context.signal, context.timeoutMs);
@@ -117,7 +118,7 @@ export class ToolRegistry {
     } catch (error) {
       // 工具响应了 Ctrl+C 而抛出：说成「被取消」，而不是一句 This operation was aborted
       if (context.signal?.aborted) return { content: cancelledMessage(tool.name), isError: true };
-      return { content: `工具 ${tool.name} 出错：${error instanceof Error ? error.message : String(error)}`, isError: true };
+      return { content: `工具 ${tool.name} 出错：${describeError(error)}`, isError: true };
     }
   }
 }
