@@ -2,6 +2,7 @@
 //   npm run demo                  跑所有步骤的 demo，与 golden 比较
 //   npm run demo -- 7             实时运行步骤 07 的 demo，再给结论
 //   npm run golden:update -- 7    重新生成步骤 07 的 expected-output.txt
+import { exitQuietlyWhenOutputCloses } from "./lib/closed-output.ts";
 import { shouldColor } from "./lib/color.ts";
 import { FLOORS } from "./lib/floors.ts";
 import { runAllDemos, runOneDemo, updateGolden, type GoldenOptions } from "./lib/golden-runner.ts";
@@ -21,6 +22,7 @@ process.on("SIGINT", () => {
   killActiveDemos();
   process.exit(130);
 });
+exitQuietlyWhenOutputCloses(killActiveDemos); // | head -1 关掉了管道：不打印 EPIPE 的堆栈
 
 async function main(argv: string[]): Promise<number> {
   const [command, stepArg, ...rest] = argv;

@@ -13,11 +13,11 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { runAgentLoop } from "./agent-loop.js";
 import { createFakeModel } from "./fake-model.js";
+import { saveReplyBeforeExit } from "./process-exit.js";
 import { renderEvents } from "./render.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
-
 // ── 命令行参数 ─────────────────────────────────────────────────
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -68,7 +68,7 @@ const lines = rl[Symbol.asyncIterator]();
 // 输入可能先于对话结束（Ctrl+D、管道读完）：readline 随即关闭，之后不能再调用 rl.prompt()。
 let inputEnded = false;
 rl.on("close", () => (inputEnded = true));
-
+saveReplyBeforeExit(rl); // SIGTERM、SIGHUP、输出断了：等这一轮说完、存下，再退出
 /** 显示提示符并读一行。 */
 async function ask(): Promise<string | undefined> {
   if (inputEnded) process.stdout.write(rl.getPrompt()); else rl.prompt();

@@ -15,11 +15,11 @@ import { fileURLToPath } from "node:url";
 import { runAgentLoop } from "./agent-loop.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { createFakeModel } from "./fake-model.js";
+import { saveReplyBeforeExit } from "./process-exit.js";
 import { renderEvents, visible } from "./render.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
-
 // ── 命令行参数 ─────────────────────────────────────────────────
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -105,7 +105,7 @@ function handleInterrupt(): void {
 // readline 会拦截终端的 Ctrl+C 并在自己身上触发 SIGINT，所以两个都要监听。
 rl.on("SIGINT", handleInterrupt);
 process.on("SIGINT", handleInterrupt);
-
+saveReplyBeforeExit(rl, () => active?.abort()); // SIGTERM、SIGHUP、输出断了：和 Ctrl+C 一样先存下半截回复
 // ── 主循环：读一句，跑一次 Agent 循环，再读下一句 ─────────────────
 while (true) {
   const input = await ask();

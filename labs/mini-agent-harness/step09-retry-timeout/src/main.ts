@@ -25,6 +25,7 @@ import { describeError } from "./describe-error.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS, withModelTimeout } from "./guard.js";
 import { startLocalProvider } from "./local-provider.js";
+import { saveReplyBeforeExit } from "./process-exit.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
 import { showHttpRetryWait } from "./render-retry.js";
 import { renderEvents, visible } from "./render.js";
@@ -32,7 +33,6 @@ import { DEFAULT_MAX_RETRIES, MAX_RETRIES, runWithRetry } from "./retry/turn-ret
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
-
 // ── 命令行参数 ─────────────────────────────────────────────────
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -145,7 +145,7 @@ function handleInterrupt(): void {
 // readline 会拦截终端的 Ctrl+C 并在自己身上触发 SIGINT，所以两个都要监听。
 rl.on("SIGINT", handleInterrupt);
 process.on("SIGINT", handleInterrupt);
-
+saveReplyBeforeExit(rl, () => active?.abort()); // SIGTERM、SIGHUP、输出断了：和 Ctrl+C 一样先存下半截回复
 // ── 主循环：读一句，跑一次 Agent 循环，再读下一句 ─────────────────
 while (true) {
   const input = await ask();

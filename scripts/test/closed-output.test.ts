@@ -1,0 +1,48 @@
+/**
+ * 读的一方不要了（`npm run demo | head -1`）：仓库脚本安静地结束，不打印 EPIPE 的堆栈，
+ * 还在跑的 demo 进程一起结束（issue 31 第 3 条）。写到满了的磁盘：一行原因，退出码 1。
+ */
+
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it, type TestContext } from "vitest";
+import { repoRoot } from "../lib/paths.ts";
+
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+function runDemo(test: TestContext, stdout: "pipe" | number) {
+  const child = spawn(process.execPath, ["--import", tsx, path.join("scripts", "golden.ts"), "demo"], {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: "1" },
+    stdio: ["ignore", stdout, "pipe"],
+  });
+  test.onTestFinished(() => {
+    child.kill("SIGKILL");
+  });
+  let stderr = "";
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, stderr: () => stderr };
+}
+
+describe.concurrent("npm run demo 的标准输出被关掉", () => {
+  it("| head -1：读到第一段就关掉管道，安静地以 0 结束", async (test) => {
+    const run = runDemo(test, "pipe");
+    await new Promise((resolve) => run.child.stdout!.once("data", resolve));
+    run.child.stdout!.destroy();
+    expect(await run.exited).toBe(0);
+    expect(run.stderr()).toBe("");
+  });
+
+  it.skipIf(!fs.existsSync("/dev/full"))("写到 /dev/full：一行中文原因，退出码 1，没有堆栈", async (test) => {
+    const full = fs.openSync("/dev/full", "w");
+    test.onTestFinished(() => fs.closeSync(full));
+    const run = runDemo(test, full);
+    expect(await run.exited).toBe(1);
+    expect(run.stderr().trimEnd().split("\n")).toHaveLength(1);
+    expect(run.stderr()).toContain("ENOSPC");
+  });
+});
