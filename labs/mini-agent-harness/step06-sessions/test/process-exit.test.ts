@@ -9,10 +9,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi, type TestContext } from "vitest";
 
-import { mainArgs, makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { mainArgs, makeSandbox, removeSandbox, stepRoot } from "./helpers/cli.js";
 
-/** 这一步能不能取消一轮回复：能就存半截（aborted），不能就等它说完（stop）。 */
-const CANCELS = false;
+/** 这一步能不能取消一轮回复（step07 起）：能就存半截（aborted），不能就等它说完（stop）。 */
+const CANCELS = !path.basename(stepRoot).startsWith("step06");
 
 function sandbox(test: TestContext): string {
   const dir = makeSandbox();
