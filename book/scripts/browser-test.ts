@@ -13,7 +13,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { mentions } from "./lib/citations.ts";
-import { chromiumMissing, launchChromium } from "../../labs/session-viewer/tools/chromium.ts";
+import { findBrowser, launchBrowser } from "./lib/browser.ts";
+import { describeFailure } from "./lib/book-error.ts";
 import { DIST_DIR, DOCS_DIR, GEN_DIR, ROOT, SCREENSHOT_DIR } from "./lib/paths.ts";
 import { serveDir } from "./lib/static-server.ts";
 import type { BookData } from "./generate.ts";
@@ -59,31 +60,37 @@ function mermaidBlocks(file: string): number {
 }
 
 async function main(): Promise<void> {
-  const reason = chromiumMissing();
-  if (reason !== undefined) {
+  const found = findBrowser();
+  if ("missing" in found) {
     if (process.env.CI) {
-      console.error(`书站浏览器测试不能在 CI 里跳过：${reason}`);
+      console.error(`书站浏览器测试不能在 CI 里跳过：${found.missing}`);
       process.exit(1);
     }
-    console.log(`跳过书站浏览器测试：${reason}`);
+    console.log(`跳过书站浏览器测试：${found.missing}`);
     return;
   }
   if (!args.includes("--no-build")) {
     const { buildBook } = await import("./build.ts");
-    await buildBook();
+    try {
+      await buildBook();
+    } catch (error) {
+      console.error(describeFailure(error));
+      process.exit(1);
+    }
   }
   const data = JSON.parse(fs.readFileSync(path.join(GEN_DIR, "book-data.json"), "utf8")) as BookData;
   const server = await serveDir(DIST_DIR);
   const origin = server.url;
   // 不断网：页面来自本机的服务器；外部请求由下面的路由拦下并记为失败
-  const browser = await launchChromium({ width: 1280, height: 900 }, { offline: false });
+  console.log(`浏览器：${found.name}（${found.path}）`);
+  const browser = await launchBrowser(found, { width: 1280, height: 900 }, { offline: false });
   const context = browser.context;
   const started = Date.now();
   try {
     // 不是本机的请求一律拦下并记为失败：书站必须离线可用，也不许有 CDN、网络字体、统计脚本
     await context.route("**/*", (route) => {
       const url = route.request().url();
-      if (url.startsWith(origin) || url.startsWith("data:")) return route.continue();
+      if (url.startsWith(origin) || url.startsWith("data:") || url.startsWith(`blob:${origin}`)) return route.continue();
       check(false, `请求了外部地址：${url}（来自 ${route.request().frame().url()}）`);
       return route.abort();
     });
@@ -198,6 +205,13 @@ async function figures(context: BrowserContext, origin: string, data: BookData, 
   for (const c of data.chapters) {
     current = c.url;
     await page.goto(origin + c.url, { waitUntil: "load" });
+    // 构建时没画的图（data-mermaid）由页面自己的脚本画：等它们都画完（data-drawn 是 ok 或 error）
+    const live = await page.$$eval("figure.mermaid-figure[data-mermaid]", (list) => list.length);
+    if (live > 0) {
+      await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>("figure.mermaid-figure[data-mermaid]")].every((f) => f.dataset.drawn === "ok" || f.dataset.drawn === "error"));
+      const bad = await page.$$eval("figure.mermaid-figure[data-drawn=error]", (list) => list.map((f) => f.textContent ?? ""));
+      for (const why of bad) check(false, `${c.file}：页面里画的图出错：${why}`);
+    }
     const imgs = await page.$$eval("figure.mermaid-figure img", async (list) => {
       // 图是 loading="lazy"：逐张滚到眼前，等它加载完
       const out: Array<{ src: string; ok: boolean }> = [];
@@ -209,10 +223,11 @@ async function figures(context: BrowserContext, origin: string, data: BookData, 
       return out;
     });
     const expected = mermaidBlocks(c.file);
-    check(imgs.length === expected, `${c.file}：图 ${imgs.length} 张，Markdown 里有 ${expected} 个 mermaid 块`);
+    check(imgs.length === expected, `${c.file}：图 ${imgs.length} 张（其中 ${live} 张在页面里画），Markdown 里有 ${expected} 个 mermaid 块`);
     for (const img of imgs) {
       check(img.ok, `${c.file}：图 ${img.src} 没有显示出来`);
-      const svg = await (await fetch(origin + img.src)).text();
+      // 在页面里取：构建时画的图是站内网址，页面里画的图是 blob: 网址
+      const svg = await page.evaluate(async (src) => (await fetch(src)).text(), img.src);
       check(svg.startsWith("<svg") && !/Syntax error|Parse error|aria-roledescription="error"/i.test(svg), `${c.file}：图 ${img.src} 不是一张正常的 SVG（有报错文字？）`);
     }
     // 宽图：点开是原尺寸的 SVG

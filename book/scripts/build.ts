@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { build } from "vitepress";
 import { generate } from "./generate.ts";
+import { describeFailure } from "./lib/book-error.ts";
 import { BOOK_DIR, DIST_DIR, PAGES_DIR } from "./lib/paths.ts";
 
 /** 把 .gen-pages/ 下的每个目录整个挪进 dist/（同一个文件系统上是改名，不复制） */
@@ -29,7 +30,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   try {
     await buildBook();
   } catch (error) {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    console.error(describeFailure(error));
     process.exit(1);
   }
 }

@@ -12,7 +12,7 @@ import { parseChapter } from "../../scripts/lib/docs/markdown.ts";
 import { readChapterSteps } from "../../scripts/lib/docs/front-matter.ts";
 import { listSteps } from "../../scripts/lib/steps.ts";
 import { cacheStats, startHighlighter, stopHighlighter } from "./lib/highlight.ts";
-import { renderFigures } from "./lib/mermaid.ts";
+import { renderFigures, type FigureSource } from "./lib/mermaid.ts";
 import { BOOK_DIR, DOCS_DIR, GEN_DIR, PAGES_DIR, PUBLIC_DIR, ROOT, posix } from "./lib/paths.ts";
 import { chapterCitations } from "./lib/citations.ts";
 import { checkPins, prefetchPiFiles, writePiPages, type PiFileRef } from "./lib/pi-pages.ts";
@@ -93,9 +93,12 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
 
   // 三件慢事同时开始：工作线程载入 Shiki、Chromium 渲染图、demo 写会话
   startHighlighter();
-  const mermaidCodes: string[] = [];
-  for (const c of pages) for (const b of parseChapter(fs.readFileSync(path.join(DOCS_DIR, ...c.file.split("/")), "utf8")).blocks) if (b.info.split(/\s+/)[0] === "mermaid") mermaidCodes.push(b.content.join("\n"));
-  const figuresPromise = renderFigures(mermaidCodes, PUBLIC_DIR);
+  const figureSources: FigureSource[] = [];
+  for (const c of pages) {
+    const blocks = parseChapter(fs.readFileSync(path.join(DOCS_DIR, ...c.file.split("/")), "utf8")).blocks.filter((b) => b.info.split(/\s+/)[0] === "mermaid");
+    for (const [k, b] of blocks.entries()) figureSources.push({ code: b.content.join("\n"), file: `docs/${c.file}`, line: b.fenceLine, n: k + 1 });
+  }
+  const figuresPromise = renderFigures(figureSources, PUBLIC_DIR, log);
   const sessionsPromise = writeSessionPages(PAGES_DIR, steps);
   // 等它们的时候，先把各章引用的 Pi 文件（最大的几个）、再把每一步的文件和差异排进高亮队列；
   // 每步之间让一下事件循环，Chromium 与 demo 的消息不必等
@@ -202,8 +205,9 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
       deepPages: pages.length - chapters.length,
       labCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "lab").length, 0),
       piCitations: data.chapters.reduce((n, c) => n + c.citations.filter((x) => x.kind === "pi").length, 0),
-      figures: mermaidCodes.length,
+      figures: figureSources.length,
       figuresRendered: figureStats.rendered,
+      figuresLive: figureStats.live,
       codePages,
       piPages,
       sessionPages: [...sessions.values()].reduce((n, s) => n + s.length, 0),
@@ -213,7 +217,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     write("book-data.json", JSON.stringify(data, null, 2));
     log(
       `生成：${data.counts.chapters} 章，实验引用 ${data.counts.labCitations} 处、Pi 引用 ${data.counts.piCitations} 处，` +
-        `图 ${data.counts.figures} 张（新渲染 ${figureStats.rendered}），代码页 ${codePages}，Pi 源码页 ${piPages}，会话页 ${data.counts.sessionPages}` +
+        `图 ${data.counts.figures} 张（新渲染 ${figureStats.rendered}${figureStats.live > 0 ? `，读者的浏览器里画 ${figureStats.live}` : ""}），代码页 ${codePages}，Pi 源码页 ${piPages}，会话页 ${data.counts.sessionPages}` +
         `（高亮 ${shiki.misses} 份、取自缓存 ${shiki.hits} 份；${((Date.now() - started) / 1000).toFixed(1)} 秒）`,
     );
   })();

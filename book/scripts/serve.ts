@@ -3,19 +3,28 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DIST_DIR } from "./lib/paths.ts";
+import { describeFailure } from "./lib/book-error.ts";
+import { parsePort } from "./lib/port.ts";
 import { serveDir } from "./lib/static-server.ts";
 
 const args = process.argv.slice(2);
-const portArg = args.indexOf("--port");
-const port = Number(portArg >= 0 ? args[portArg + 1] : (process.env.PORT ?? 4173));
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`端口不对：${args[portArg + 1] ?? process.env.PORT}（要 0–65535 的整数）`);
+const parsed = parsePort(args, process.env);
+if ("error" in parsed) {
+  console.error(parsed.error);
   process.exit(2);
 }
+const { port } = parsed;
 // 构建要载入 VitePress（几秒），只在需要时才导入
-if (!args.includes("--no-build") || !fs.existsSync(path.join(DIST_DIR, "index.html"))) await (await import("./build.ts")).buildBook();
+if (!args.includes("--no-build") || !fs.existsSync(path.join(DIST_DIR, "index.html"))) {
+  await (await import("./build.ts")).buildBook().catch((error: unknown) => {
+    console.error(describeFailure(error));
+    process.exit(1);
+  });
+}
 const server = await serveDir(DIST_DIR, port).catch((error: NodeJS.ErrnoException) => {
-  console.error(error.code === "EADDRINUSE" ? `端口 ${port} 已被占用：换一个，例如 npm run book -- --port 4180` : String(error));
+  if (error.code === "EADDRINUSE") console.error(`端口 ${port} 已被占用：换一个，例如 npm run book -- --port 4180`);
+  else if (error.code === "EACCES") console.error(`端口 ${port} 不让用（1024 以下的端口要管理员权限）：换一个，例如 npm run book -- --port 4180`);
+  else console.error(`书站没能在端口 ${port} 上发布：${error.code ?? String(error)}`);
   process.exit(1);
 });
 console.log(`书站：${server.url}/   （离线可用；按 Ctrl+C 停止）`);

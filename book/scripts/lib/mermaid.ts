@@ -1,106 +1,182 @@
-// 构建时把 Mermaid 渲染成 SVG：用系统的 Chromium（与会话查看器的测试同一个启动函数，从不下载浏览器）加载 npm 包里的 mermaid.min.js。
+// 构建时把 Mermaid 画成 SVG：在学习者自己的浏览器里（lib/browser.ts 找 Chrome、Edge 或 Chromium）加载书站自带的 mermaid.min.js。
 // 结果按「内容 + mermaid 版本 + 配置」的哈希缓存在 .cache/mermaid/，内容没变就不再开浏览器。
-// 读者看到的是一张现成的图：没有「加载中」，语法错了构建直接失败，不会出现报错框。
+// 没有可用的浏览器（没装、起不来、画到一半出错）：构建照样完成，这些图改由读者的浏览器用书站自带的 Mermaid 画，仍然离线。
+// 图的语法错了才让构建失败，并说出是哪一章、第几行的哪一块。
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { chromiumMissing, launchChromium } from "../../../labs/session-viewer/tools/chromium.ts";
+import { findBrowser, firstLine, launchBrowser } from "./browser.ts";
+import { BookError } from "./book-error.ts";
+import { MERMAID_CONFIG, MERMAID_SCRIPT_URL, svgSize } from "./mermaid-config.ts";
 import { BOOK_DIR, CACHE_DIR } from "./paths.ts";
 import type { Figure } from "./transform.ts";
 
-const require = createRequire(path.join(BOOK_DIR, "package.json"));
-const MERMAID_JS = require.resolve("mermaid/dist/mermaid.min.js");
-const MERMAID_VERSION = (JSON.parse(fs.readFileSync(require.resolve("mermaid/package.json"), "utf8")) as { version: string }).version;
+/** 一个 ```mermaid 块在哪里 */
+export interface FigureSource {
+  code: string;
+  /** 仓库里的路径，例如 docs/8.5-abort-extensions.md */
+  file: string;
+  /** 开头那行 ```mermaid 的行号 */
+  line: number;
+  /** 本章的第几张图 */
+  n: number;
+}
 
-// 标签用 SVG 文本（不用 foreignObject 里的 HTML）：图作为 <img> 显示时最稳
-const CONFIG = {
-  startOnLoad: false,
-  theme: "neutral",
-  securityLevel: "strict",
-  htmlLabels: false,
-  flowchart: { htmlLabels: false, useMaxWidth: false },
-  sequence: { useMaxWidth: false },
-  state: { useMaxWidth: false },
-  fontFamily: '"WenQuanYi Micro Hei", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif',
-};
+/** 在浏览器里画一张图的结果：syntax 是 Mermaid 认为源码写错了，error 是别的原因没画出来 */
+export type Drawn = { svg: string } | { syntax: string } | { error: string };
+
+export interface FigureDeps {
+  /** 书站自带的 Mermaid：脚本文件与版本 */
+  mermaid(): { js: string; version: string };
+  /** 画这些图；画不了（没有浏览器、起不来、中途出错）时返回一句原因 */
+  draw(codes: string[], log: (line: string) => void): Promise<Drawn[] | string>;
+  /** 画好的图缓存在这里 */
+  cacheDir: string;
+}
+
 // 同时渲染的页面数
 const PAGES = 2;
 
-export function figureKey(code: string): string {
-  return crypto.createHash("sha256").update(`${MERMAID_VERSION}\0${JSON.stringify(CONFIG)}\0${code}`).digest("hex").slice(0, 20);
+export function figureKey(code: string, version: string): string {
+  return crypto.createHash("sha256").update(`${version}\0${JSON.stringify(MERMAID_CONFIG)}\0${code}`).digest("hex").slice(0, 20);
 }
 
-function cached(key: string): string | undefined {
-  const file = path.join(CACHE_DIR, "mermaid", `${key}.svg`);
+function cached(cacheDir: string, key: string): string | undefined {
+  const file = path.join(cacheDir, "mermaid", `${key}.svg`);
   return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
-}
-
-function size(svg: string): { width: number; height: number } {
-  const vb = /viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"/.exec(svg);
-  return { width: Math.ceil(Number(vb?.[1] ?? 800)), height: Math.ceil(Number(vb?.[2] ?? 400)) };
 }
 
 export interface RenderStats {
   rendered: number;
   cached: number;
+  /** 留给读者的浏览器去画的张数 */
+  live: number;
 }
 
-/** 渲染（或从缓存取）每一段 Mermaid，把 SVG 写进 public/figures/，返回 代码 → 图 */
-export async function renderFigures(codes: string[], publicDir: string): Promise<{ figures: Map<string, Figure>; stats: RenderStats }> {
-  const unique = [...new Set(codes)];
-  const missing = unique.filter((c) => cached(figureKey(c)) === undefined);
+/** 一个 ```mermaid 块的位置，给人看 */
+export function whereIs(s: FigureSource): string {
+  return `${s.file} 第 ${s.line} 行的 mermaid 块（本章第 ${s.n} 张图）`;
+}
+
+/** 画（或从缓存取）每一段 Mermaid：画好的写进 public/figures/；画不了的交给读者的浏览器。返回 代码 → 图 */
+export async function renderFigures(
+  sources: FigureSource[],
+  publicDir: string,
+  log: (line: string) => void = () => {},
+  deps: FigureDeps = defaultDeps,
+): Promise<{ figures: Map<string, Figure>; stats: RenderStats }> {
+  const { js, version } = deps.mermaid();
+  const cacheDir = deps.cacheDir;
+  const unique = [...new Set(sources.map((s) => s.code))];
+  const missing = unique.filter((c) => cached(cacheDir, figureKey(c, version)) === undefined);
   if (missing.length > 0) {
-    const why = chromiumMissing();
-    if (why !== undefined) throw new Error(`有 ${missing.length} 张 Mermaid 图要在构建时渲染，但${why}`);
-    // 几张图分给几个页面同时渲染（每个页面是一个渲染进程）；图的 id 仍按它在待渲染列表里的序号
-    const browser = await launchChromium();
-    try {
-      const lanes = Math.min(PAGES, missing.length);
-      const results = new Array<{ svg?: string; error?: string }>(missing.length);
-      await Promise.all(
-        Array.from({ length: lanes }, async (_, lane) => {
-          const mine = missing.map((code, i) => ({ code, i })).filter(({ i }) => i % lanes === lane);
-          const page = await browser.context.newPage();
-          await page.setContent("<!doctype html><html><body></body></html>");
-          await page.addScriptTag({ path: MERMAID_JS });
-          const out = await page.evaluate(
-            async ({ list, config }) => {
-              const m = (globalThis as unknown as { mermaid: { initialize(c: unknown): void; render(id: string, code: string): Promise<{ svg: string }> } }).mermaid;
-              m.initialize(config);
-              const done: Array<{ svg?: string; error?: string }> = [];
-              for (const { code, i } of list) {
-                try {
-                  done.push({ svg: (await m.render(`fig${i}`, code)).svg });
-                } catch (error) {
-                  done.push({ error: String((error as Error)?.message ?? error) });
-                }
-              }
-              return done;
-            },
-            { list: mine, config: CONFIG },
-          );
-          for (const [k, r] of out.entries()) results[mine[k]?.i ?? 0] = r;
-          await page.close();
-        }),
-      );
-      for (const [i, r] of results.entries()) {
+    const drawn = await deps.draw(missing, log);
+    if (typeof drawn === "string") {
+      log(`画图：${drawn}——${missing.length} 张图改由读者的浏览器用书站自带的 Mermaid 画（离线，不访问网络）`);
+    } else {
+      const wrong: string[] = [];
+      for (const [i, r] of drawn.entries()) {
         const code = missing[i] ?? "";
-        if (r.svg === undefined) throw new Error(`Mermaid 图渲染失败：${r.error}\n图的源码开头：${code.split("\n").slice(0, 3).join(" / ")}`);
-        fs.mkdirSync(path.join(CACHE_DIR, "mermaid"), { recursive: true });
-        fs.writeFileSync(path.join(CACHE_DIR, "mermaid", `${figureKey(code)}.svg`), r.svg);
+        if ("svg" in r) {
+          fs.mkdirSync(path.join(cacheDir, "mermaid"), { recursive: true });
+          fs.writeFileSync(path.join(cacheDir, "mermaid", `${figureKey(code, version)}.svg`), r.svg);
+        } else if ("syntax" in r) {
+          for (const s of sources.filter((x) => x.code === code)) wrong.push(`${whereIs(s)}有语法错误：${firstLine(r.syntax)}`);
+        } else {
+          for (const s of sources.filter((x) => x.code === code)) log(`画图：${whereIs(s)}在构建时没画出来（${firstLine(r.error)}），改由读者的浏览器画`);
+        }
       }
-    } finally {
-      await browser.close();
+      if (wrong.length > 0) throw new BookError(`Mermaid 图有错，书站没有构建：\n  ${wrong.join("\n  ")}`);
     }
   }
   const figures = new Map<string, Figure>();
+  let live = 0;
   fs.mkdirSync(path.join(publicDir, "figures"), { recursive: true });
   for (const code of unique) {
-    const key = figureKey(code);
-    const svg = cached(key) ?? "";
+    const key = figureKey(code, version);
+    const svg = cached(cacheDir, key);
+    if (svg === undefined) {
+      figures.set(code, { live: true });
+      live++;
+      continue;
+    }
     fs.writeFileSync(path.join(publicDir, "figures", `${key}.svg`), svg);
-    figures.set(code, { url: `/figures/${key}.svg`, ...size(svg) });
+    figures.set(code, { url: `/figures/${key}.svg`, ...svgSize(svg) });
   }
-  return { figures, stats: { rendered: missing.length, cached: unique.length - missing.length } };
+  if (live > 0) {
+    // 读者的浏览器要画图：书站带上自己的一份 Mermaid（只有这时才带，约 5 MB）
+    const to = path.join(publicDir, ...MERMAID_SCRIPT_URL.split("/").filter(Boolean));
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.copyFileSync(js, to);
+  }
+  return { figures, stats: { rendered: unique.length - live - (unique.length - missing.length), cached: unique.length - missing.length, live } };
+}
+
+const defaultDeps: FigureDeps = {
+  mermaid() {
+    const require = createRequire(path.join(BOOK_DIR, "package.json"));
+    const js = require.resolve("mermaid/dist/mermaid.min.js");
+    const version = (JSON.parse(fs.readFileSync(require.resolve("mermaid/package.json"), "utf8")) as { version: string }).version;
+    return { js, version };
+  },
+  draw: drawInBrowser,
+  cacheDir: CACHE_DIR,
+};
+
+/** 在学习者的浏览器里画：几张图分给几个页面同时画（每个页面是一个渲染进程） */
+export async function drawInBrowser(codes: string[], log: (line: string) => void): Promise<Drawn[] | string> {
+  const found = findBrowser();
+  if ("missing" in found) return found.missing;
+  let browser;
+  try {
+    browser = await launchBrowser(found);
+  } catch (error) {
+    return `${found.name}（${found.path}）起不来：${firstLine(error)}`;
+  }
+  log(`画图用的浏览器：${found.name}（${found.path}）`);
+  try {
+    const js = defaultDeps.mermaid().js;
+    const lanes = Math.min(PAGES, codes.length);
+    const results = new Array<Drawn>(codes.length);
+    await Promise.all(
+      Array.from({ length: lanes }, async (_, lane) => {
+        const mine = codes.map((code, i) => ({ code, i })).filter(({ i }) => i % lanes === lane);
+        const page = await browser.context.newPage();
+        await page.setContent("<!doctype html><html><body></body></html>");
+        await page.addScriptTag({ path: js });
+        const out = await page.evaluate(
+          async ({ list, config }) => {
+            type M = { initialize(c: unknown): void; parse(code: string): Promise<unknown>; render(id: string, code: string): Promise<{ svg: string }> };
+            const m = (globalThis as unknown as { mermaid: M }).mermaid;
+            m.initialize(config);
+            const text = (e: unknown) => String((e as Error)?.message ?? e);
+            const done: Array<{ svg: string } | { syntax: string } | { error: string }> = [];
+            for (const { code, i } of list) {
+              try {
+                await m.parse(code);
+              } catch (error) {
+                done.push({ syntax: text(error) });
+                continue;
+              }
+              try {
+                done.push({ svg: (await m.render(`fig${i}`, code)).svg });
+              } catch (error) {
+                done.push({ error: text(error) });
+              }
+            }
+            return done;
+          },
+          { list: mine, config: MERMAID_CONFIG },
+        );
+        for (const [k, r] of out.entries()) results[mine[k]?.i ?? 0] = r;
+        await page.close();
+      }),
+    );
+    return results;
+  } catch (error) {
+    return `在 ${found.name} 里画图时出错：${firstLine(error)}`;
+  } finally {
+    await browser.close();
+  }
 }

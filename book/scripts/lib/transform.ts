@@ -1,7 +1,7 @@
 // 把 docs/ 里的一章改写成站点用的 Markdown：原文件一个字节都不改，改的是 .gen/ 里的副本。
 //   · 引用变成链接（实验引用 → 代码页，Pi 引用 → Pi 源码页）；
 //   · `<!-- golden: … -->` 后面的输出块换成构建时读到的 expected-output.txt（不用章节里贴的那份）；
-//   · ```mermaid 块换成构建时渲染好的 SVG 图，点开看原尺寸；
+//   · ```mermaid 块换成构建时渲染好的 SVG 图，点开看原尺寸（构建时画不了的，交给读者的浏览器画）；
 //   · 指向 docs/ 之外的相对链接换成站内页面。
 import fs from "node:fs";
 import path from "node:path";
@@ -11,11 +11,20 @@ import { chapterCitations, type LabCitation, type PiCitation } from "./citations
 import { LABS_DIR, ROOT, posix } from "./paths.ts";
 import { codeUrl, escapeHtml, piUrl, sessionUrl } from "./urls.ts";
 
-export interface Figure {
-  /** 站内网址，例如 /figures/ab12….svg */
-  url: string;
-  width: number;
-  height: number;
+/** 构建时画好的图（站内网址与尺寸），或留给读者的浏览器去画的图（live） */
+export type Figure =
+  | {
+      /** 站内网址，例如 /figures/ab12….svg */
+      url: string;
+      width: number;
+      height: number;
+    }
+  | { live: true };
+
+/** 一张图在页面上的 HTML。live 的图把源码（base64，Markdown 与 Vue 都不会去解读它）放在 data-mermaid 里，主题的脚本来画 */
+export function figureHtml(n: number, fig: Figure, code: string): string {
+  if ("live" in fig) return `<figure class="mermaid-figure" data-figure="${n}" data-mermaid="${Buffer.from(code, "utf8").toString("base64")}"></figure>`;
+  return `<figure class="mermaid-figure" data-figure="${n}"><a href="${fig.url}" target="_blank" title="点击在新标签页里看原尺寸"><img src="${fig.url}" width="${fig.width}" height="${fig.height}" alt="图（Mermaid）" loading="lazy"></a></figure>`;
 }
 
 export interface TransformHooks {
@@ -205,10 +214,8 @@ export function transformChapter(name: string, available: ReadonlySet<string>, h
       const cite = blockCite.get(i);
       if (block.info.split(/\s+/)[0] === "mermaid") {
         figures++;
-        const fig = hooks.figure(block.content.join("\n"));
-        out.push(
-          `<figure class="mermaid-figure" data-figure="${figures}"><a href="${fig.url}" target="_blank" title="点击在新标签页里看原尺寸"><img src="${fig.url}" width="${fig.width}" height="${fig.height}" alt="图（Mermaid）" loading="lazy"></a></figure>`,
-        );
+        const code = block.content.join("\n");
+        out.push(figureHtml(figures, hooks.figure(code), code));
       } else if (golden !== undefined) {
         const fence = fenceFor(golden.lines);
         out.push(`${fence}${block.info === "" ? "text" : block.info}`, ...golden.lines, fence);
