@@ -188,7 +188,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   write("book-data.json", JSON.stringify(data, null, 2));
   phase("Markdown 页面");
 
-  const pages = (async () => {
+  const staticPages = (async () => {
     let codePages = 0;
     const piPagesPromise = writePiPages(PAGES_DIR, piRefs, piCitedBy);
     const counts = await Promise.all(steps.map((step) => writeCodePages(PAGES_DIR, step, citedBy)));
@@ -222,8 +222,8 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     );
   })();
   // 先挂上一个处理器：VitePress 构建期间这里出错，也要等 build.ts 来取时再报
-  pages.catch(() => {});
-  return { data, pages };
+  staticPages.catch(() => {});
+  return { data, pages: staticPages };
 }
 
 export { posix };
