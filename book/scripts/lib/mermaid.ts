@@ -150,19 +150,19 @@ export async function drawInBrowser(codes: string[], log: (line: string) => void
             type M = { initialize(c: unknown): void; parse(code: string): Promise<unknown>; render(id: string, code: string): Promise<{ svg: string }> };
             const m = (globalThis as unknown as { mermaid: M }).mermaid;
             m.initialize(config);
-            const text = (e: unknown) => String((e as Error)?.message ?? e);
+            // 这里不定义具名函数：tsx 会给它们包上页面里没有的 __name(…)
             const done: Array<{ svg: string } | { syntax: string } | { error: string }> = [];
             for (const { code, i } of list) {
               try {
                 await m.parse(code);
               } catch (error) {
-                done.push({ syntax: text(error) });
+                done.push({ syntax: String((error as Error)?.message ?? error) });
                 continue;
               }
               try {
                 done.push({ svg: (await m.render(`fig${i}`, code)).svg });
               } catch (error) {
-                done.push({ error: text(error) });
+                done.push({ error: String((error as Error)?.message ?? error) });
               }
             }
             return done;
