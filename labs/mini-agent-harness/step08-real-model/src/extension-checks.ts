@@ -1,7 +1,10 @@
 /**
- * 扩展宿主的几道防线（step08 起）：扩展是学习者自己写的代码，常见的错误要变成一句中文，
- * 而不是一段堆栈或一个卡住的进程。step07 没有它们，「已知局限」列在 step07 的 README 里。
+ * 扩展宿主的几道防线：扩展是学习者自己写的代码，常见的错误要变成一句中文，
+ * 而不是一段堆栈或一个卡住的进程。书里的 93 行宿主（step07）有意省掉了它们，列在那一步的「已知局限」里。
  */
+
+import { describeError } from "./describe-error.js";
+import { visible } from "./render.js";
 
 /** 加载一个扩展（import 加上运行工厂函数）最多等多久。 */
 export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
@@ -32,6 +35,29 @@ export function toolProblem(tool: unknown): string | undefined {
   if (!isRecord(tool.parameters)) return `工具 ${tool.name} 缺少 parameters（参数的 JSON Schema 对象）`;
   if (typeof tool.execute !== "function") return `工具 ${tool.name} 缺少 execute（函数）`;
   return undefined;
+}
+
+/** 工具不合格（缺字段、名字不合规矩）或名字已被 taken 占用：抛出一句说明。 */
+export function refuseBadTool(tool: unknown, taken: string[]): void {
+  const problem = toolProblem(tool);
+  if (problem) throw new Error(problem);
+  const { name } = tool as { name: string };
+  if (taken.includes(name)) throw new Error(`工具名重复：${name}`);
+}
+
+/** onEvent 收到的不是函数：现在就说，而不是等第一个事件到来时在 emit 里崩。 */
+export function refuseNonFunction(handler: unknown): void {
+  if (typeof handler !== "function") throw new Error("onEvent 需要一个函数");
+}
+
+/** 观察者出错：一行 [扩展错误]；知道是哪个扩展就一起说出来。 */
+export function reportObserverError(error: unknown, source: string | undefined): void {
+  console.error(visible(`[扩展错误] ${describeError(error)}${source ? `（扩展 ${source}）` : ""}`));
+}
+
+/** 异步观察者不等它（观察者只看不改），但它的失败同样要报告，不能变成让进程退出的未处理拒绝。 */
+export function reportRejection(result: unknown, source: string | undefined): void {
+  if (result instanceof Promise) result.catch((error: unknown) => reportObserverError(error, source));
 }
 
 /**
