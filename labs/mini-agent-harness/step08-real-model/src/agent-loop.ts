@@ -9,8 +9,8 @@
  * 谁来显示（render.ts）、谁来保存、谁来观察，
  * 都由调用方决定——循环只负责「下一步做什么」。
  *
- * 取消（step07）：循环只在三个点上检查 signal——开始新一轮之前、模型流结束之后、每个工具执行之前。
- * 工具执行中途不打断它，但从 step08 起也不陪它等：Ctrl+C 后循环照常收场（见 untilAborted）。
+ * 取消：循环只在三个点上检查 signal——开始新一轮之前、模型流结束之后、每个工具执行之前。
+ * 已经开始的工具循环不打断（也打断不了），但 Ctrl+C 后也不陪它等：循环照常收场（见 untilAborted）。
  * 真正让正在等待的模型醒过来的，是被透传进 streamFn 的同一个 signal，
  * 它一路传到最底层那个可取消的 sleep（真实模型里是 fetch）。
  */
@@ -79,7 +79,7 @@ function missingDone(): AssistantMessage {
  *   ├ 取消点二：助手消息进了上下文之后，若它的 stopReason 是 "aborted"
  *   │   对每个工具调用：
  *   ├ 取消点三：    执行这个工具之前
- *   │     tools.execute(…)                           ← 不查：已经开始的工具让它跑完
+ *   │     tools.execute(…)                           ← 不查；Ctrl+C 时不再等它（untilAborted）
  *   └ turn_end，进入下一轮
  */
 export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerator<HarnessEvent> {
@@ -104,7 +104,7 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
     // 把整个上下文交给模型；模型吐出的文本片段原样转发给下游。
     let assistant: AssistantMessage | undefined;
     for await (const event of streamFn(context, { ...streamOptions, signal })) {
-      if (event.type !== "done") yield event; // 文字与推理（step08）的增量原样转发
+      if (event.type !== "done") yield event; // 文字与推理的增量原样转发
       else assistant = event.message;
     }
 
@@ -130,14 +130,14 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
       return;
     }
     for (const toolCall of toolCalls) {
-      // 取消点三：每个工具执行之前。已经开始执行的工具让它跑完，
-      // 半途掐断一个正在写文件的工具比让它写完更危险。
+      // 取消点三：每个工具执行之前。循环不掐断已经开始的工具：停不停由工具自己看信号决定，
+      // 半途硬停一个正在写文件的工具比让它写完更危险；循环只是 Ctrl+C 后不再等它。
       if (signal?.aborted) {
         yield { type: "abort" };
         return;
       }
       yield { type: "tool_call", toolCall };
-      // step08：不理会信号的工具（多半是扩展写的）可能永远不结束；Ctrl+C 时不再等它，记一条「被取消」的结果
+      // 不理会信号的工具（多半是扩展写的）可能永远不结束；Ctrl+C 时不再等它，记一条「被取消」的结果
       const result = (await untilAborted(() => tools.execute(toolCall, toolContext), signal)) ?? cancelledResult(toolCall);
       context.messages.push(result);
       yield { type: "message", message: result };
@@ -148,8 +148,8 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
 }
 
 /**
- * 等工具执行完；signal 先触发就不等了，返回 undefined（step08）。工具本身没有被杀掉：它在后台接着跑，
- * 迟到的结果被丢掉。能真正停下它的，是 step09 交给工具的信号——理会信号的工具会自己收手。
+ * 等工具执行完；signal 先触发就不等了，返回 undefined。工具本身没有被杀掉：不理会信号的工具在后台接着跑，
+ * 迟到的结果被丢掉。能真正停下它的只有信号本身：注册表把信号交给工具时，理会它的工具会自己收手。
  */
 function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
   if (!signal) return start();
@@ -165,7 +165,7 @@ function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal | undefine
   return Promise.race([start(), aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
-/** Ctrl+C 时还没结束的工具，交给模型的结果。措辞与 step09 的注册表一致。 */
+/** Ctrl+C 时还没结束的工具，交给模型的结果；措辞与注册表取消工具时的一样，模型看到的是同一句话。 */
 function cancelledResult(toolCall: ToolCall): ToolResultMessage {
   return { role: "toolResult", toolCallId: toolCall.id, toolName: toolCall.name, content: `工具 ${toolCall.name} 被取消`, isError: true };
 }

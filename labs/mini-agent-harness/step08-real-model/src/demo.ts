@@ -40,7 +40,7 @@ const server = await startLocalProvider({ chunkDelayMs: 10, fault: () => faults.
 const openai = createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "scripted" });
 const anthropic = createProviderStream({ api: "anthropic", baseUrl: server.anthropicBaseUrl, apiKey: KEY, model: "scripted" });
 
-// 装配与 main.ts 相同：内置工具 + 扩展宿主 + 会话文件。循环、扩展、会话与 step07 逐字节相同。
+// 装配与 main.ts 相同：内置工具 + 扩展宿主 + 会话文件。会话与工具与 step07 逐字节相同（test/unchanged-core.test.ts）。
 const tools = createBuiltinTools();
 const host = new ExtensionHost(tools);
 await loadExtension(path.join(projectRoot, "extensions", "logger.ts"), host);

@@ -23,7 +23,7 @@ export function visible(text: string): string {
 /** 消费整条事件流，边收边显示。 */
 export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: Write = stdoutWrite): Promise<void> {
   // 助手的文本是一段段流进来的：第一段前面打印「助手> 」，消息结束时再换行。
-  // 思考模型的推理（step08）同样流进来，每一行前面打印「思考> 」；在终端上调暗，免得和回答混在一起。
+  // 思考模型的推理同样流进来，每一行前面打印「思考> 」；在终端上调暗，免得和回答混在一起。
   let open: "text" | "thinking" | undefined;
   /** 推理里刚遇到换行：等下一段文字来了再换行并补上「思考> 」，免得留下一行空的前缀。 */
   let thinkingBreak = false;
@@ -93,7 +93,7 @@ function describeAssistant(message: AssistantMessage): string {
     if (part.type === "toolCall") text += `[工具调用] ${visible(`${part.name} ${JSON.stringify(part.arguments)}`)}\n`;
   }
   if (message.stopReason === "error") text += `[错误] ${visible(message.errorMessage ?? "未知错误")}\n`;
-  // step08：真实模型有输出上限（max_tokens），说到一半被截断时要让人知道这不是完整回答。
+  // 真实模型有输出上限（max_tokens），说到一半被截断时要让人知道这不是完整回答。
   if (message.stopReason === "length") text += "[提示] 回复达到长度上限，被截断了\n";
   return text;
 }

@@ -13,7 +13,7 @@ export interface TextContent {
 }
 
 /**
- * step08：思考模型（DeepSeek-R1、Qwen3、Kimi、开了 extended thinking 的 Claude）在回答之前先吐出的推理。
+ * 思考模型（DeepSeek-R1、Qwen3、Kimi、开了 extended thinking 的 Claude）在回答之前先吐出的推理。
  * 形状与字段名照 Pi 的 ThinkingContent；thinkingSignature 是 Anthropic 给的签名，带工具调用时要原样送回去。
  */
 export interface ThinkingContent {
@@ -110,7 +110,7 @@ export interface Context {
  */
 export type StreamEvent =
   | { type: "text_delta"; delta: string }
-  /** step08：思考模型的推理增量。只显示、不算进回答。 */
+  /** 思考模型的推理增量。只显示、不算进回答。 */
   | { type: "thinking_delta"; delta: string }
   | { type: "done"; message: AssistantMessage };
 
@@ -133,7 +133,7 @@ export type HarnessEvent =
   | { type: "turn_start"; turn: number }
   /** 模型吐出的一小段文本，原样转发。 */
   | { type: "text_delta"; delta: string }
-  /** 模型的一小段推理（step08，思考模型才有），原样转发。 */
+  /** 模型的一小段推理（思考模型才有），原样转发。 */
   | { type: "thinking_delta"; delta: string }
   /** 一条新消息进了上下文（助手回复或工具结果）。 */
   | { type: "message"; message: AssistantMessage | ToolResultMessage }

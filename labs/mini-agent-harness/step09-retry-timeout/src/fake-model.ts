@@ -29,7 +29,7 @@ export function tokenize(text: string): string[] {
 
 /**
  * 按剧本算出这一次要说的话、要发起的工具调用、要模拟的错误。
- * step08 导出它：本地脚本服务器（labs/scripted-provider/）用同一套剧本回答 HTTP 请求。
+ * 导出它，是因为本地脚本服务器（labs/scripted-provider/）用同一套剧本回答 HTTP 请求。
  */
 export function decideReply(context: Context, rules: Rule[] = RULES): { text: string; toolCalls: ToolCall[]; error?: string } {
   const rule = pickRule(rules, context);

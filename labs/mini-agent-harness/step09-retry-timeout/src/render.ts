@@ -29,12 +29,12 @@ export async function renderEvents(
   terminal = write === stdoutWrite && process.stdout.isTTY === true,
 ): Promise<void> {
   // 助手的文本是一段段流进来的：第一段前面打印「助手> 」，消息结束时再换行。
-  // 思考模型的推理（step08）同样流进来，每一行前面打印「思考> 」；在终端上调暗，免得和回答混在一起。
+  // 思考模型的推理同样流进来，每一行前面打印「思考> 」；在终端上调暗，免得和回答混在一起。
   let open: "text" | "thinking" | undefined;
   /** 推理里刚遇到换行：等下一段文字来了再换行并补上「思考> 」，免得留下一行空的前缀。 */
   let thinkingBreak = false;
   const dim = terminal && !process.env.NO_COLOR;
-  /** 收起正在显示的重试倒计时（step09）；下一个事件一到就收。 */
+  /** 收起正在显示的重试倒计时；下一个事件一到就收。 */
   let stopCountdown = (): void => {};
   const closeLine = (): void => {
     if (open === "thinking" && dim) write("\x1b[0m");
@@ -45,7 +45,7 @@ export async function renderEvents(
   for await (const event of events) {
     stopCountdown();
     stopCountdown = () => {};
-    // 重试层的事件（step09）：各占一行；终端上，等待期间再加一行倒计时
+    // 重试层的事件：各占一行；终端上，等待期间再加一行倒计时
     if (isRetryEvent(event)) {
       closeLine();
       write(visible(describeRetryEvent(event))); // 错误原文来自服务器
@@ -111,7 +111,7 @@ function describeAssistant(message: AssistantMessage): string {
     if (part.type === "toolCall") text += `[工具调用] ${visible(`${part.name} ${JSON.stringify(part.arguments)}`)}\n`;
   }
   if (message.stopReason === "error") text += `[错误] ${visible(message.errorMessage ?? "未知错误")}\n`;
-  // step08：真实模型有输出上限（max_tokens），说到一半被截断时要让人知道这不是完整回答。
+  // 真实模型有输出上限（max_tokens），说到一半被截断时要让人知道这不是完整回答。
   if (message.stopReason === "length") text += "[提示] 回复达到长度上限，被截断了\n";
   return text;
 }

@@ -38,7 +38,7 @@ export const RULES: Rule[] = [
     toolCall: { name: "read_file", arguments: (input) => ({ path: after(input, "读一下") }) },
   },
   { on: "toolResult:read_file", reply: (context) => answerFromTool(context, "文件第一行是：", "") },
-  // ── step09：慢工具 sleep 由扩展 extensions/sleep.ts 注册，用来试工具超时与 Ctrl+C ──
+  // ── 慢工具：sleep 由扩展 extensions/sleep.ts 注册，用来试工具超时与 Ctrl+C ──
   {
     on: "睡一会",
     reply: "我用 sleep 工具等一等。",

@@ -43,7 +43,7 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /context[_ ]length[_ ]exceeded/i, // 通用兜底（OpenAI 的错误码 context_length_exceeded）
   /too many tokens/i, // 通用兜底
   /token limit exceeded/i, // 通用兜底
-  /^HTTP 413：/, // 我们 step08 的格式：HTTP 413 就是请求太大，不管正文说什么
+  /^HTTP 413：/, // 我们 Provider 层的格式：HTTP 413 就是请求太大，不管正文说什么
   /^(?:[\w -]+ API error \(413\):|413(?:\s|:|$))/i, // Pi 的格式（SDK 原文「413 …」与它的 formatProviderError）：同上
 ];
 
@@ -119,7 +119,7 @@ export const RETRYABLE_PATTERNS: readonly RegExp[] = [
   /you can retry your request|try your request again|please retry your request/i,
   /retry delay/i, // Pi 自己的「服务器要求的等待超过上限」（英文）；我们的中文说法在不可重试表里，见上
   /subscription_sharing_(?:usage|user)_unavailable/i, // 「用 ChatGPT 登录」的用量服务暂时不可用
-  // 我们自己（step08 的 Provider 层与 step09 的护栏）写下的中文错误
+  // 我们自己（Provider 层与 guard.ts 的护栏）写下的中文错误
   /网络错误：/,
   /流在结束前中断/,
   /模型调用超时/,
