@@ -7,6 +7,7 @@ import { createAnthropicStream } from "./anthropic-messages.js";
 import type { ConnectionConfig } from "./config.js";
 import { createOpenAIStream } from "./openai-completions.js";
 import { keepLoopbackDirect } from "./proxy.js";
+import { apiKeyProblem, baseUrlProblem } from "./settings-check.js";
 import { joinUrl, safeUrl } from "./url.js";
 
 export type ProviderApi = "openai" | "anthropic";
@@ -42,6 +43,8 @@ export function resolveProviderConfig(env: Record<string, string | undefined>): 
   const keySource = get("HARNESS_API_KEY") ? "HARNESS_API_KEY" : get(defaults.keyVar) ? defaults.keyVar : undefined;
   const baseUrl = get("HARNESS_BASE_URL");
   const apiKey = keySource ? (get(keySource) ?? "") : "";
+  const problem = (baseUrl && baseUrlProblem("HARNESS_BASE_URL", baseUrl)) || (keySource && apiKeyProblem(keySource, apiKey));
+  if (problem) return { ok: false, error: problem };
   const config: ProviderConfig = { api, baseUrl: baseUrl ?? defaults.baseUrl, apiKey, model: get("HARNESS_MODEL") ?? defaults.model };
   return { ok: true, config, configured: keySource !== undefined || baseUrl !== undefined, keySource };
 }

@@ -1,0 +1,49 @@
+/**
+ * 启动时先看一眼设置：地址与密钥写错是配置错误，不是网络错误。
+ * 不查的话，fetch 要么把它当成「连不上」去重试，要么把「# 注释」当成路径发出去；
+ * 这里一句话点名是哪个设置、哪个字符，退出码 2（同参数写错）。密钥本身从不打印。
+ */
+
+/** 看不见的字符（零宽空格、BOM、方向控制……）与控制字符。 */
+const INVISIBLE = /[\p{Cf}\p{Cc}]/u;
+/** 全角与中文标点：中文输入法下最容易打出来的「：」「／」「。」等。 */
+const FULL_WIDTH = /[\u3000-\u303f\uff00-\uffef]/u;
+const QUOTES = /["'`“”‘’「」]/u;
+
+/** 地址写错了就返回一句说明（name 是它来自的环境变量），没问题返回 undefined。 */
+export function baseUrlProblem(name: string, value: string): string | undefined {
+  if (value.includes("#")) return `${name} 里有 #：环境变量里不能写注释，# 和它后面的内容会被当成地址的一部分，请删掉（${shown(value)}）`;
+  const odd = [...value].findIndex((ch) => INVISIBLE.test(ch) || FULL_WIDTH.test(ch));
+  if (odd !== -1) {
+    const ch = [...value][odd] ?? "";
+    return `${name} 的第 ${odd + 1} 个字符是${describeChar(ch)}：${INVISIBLE.test(ch) ? "多半是复制时带进来的，请删掉它" : "请改成半角字符"}`;
+  }
+  const quote = QUOTES.exec(value)?.[0];
+  if (quote) return `${name} 里有引号 ${quote}：环境变量的值不用加引号，请去掉（${shown(value)}）`;
+  if (/\s/.test(value)) return `${name} 里有空格：请删掉（${shown(value)}）`;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") return `${name} 要以 http:// 或 https:// 开头，收到的是：${shown(value)}`;
+  if (url.username || url.password) return `${name} 里带着账号口令（user:password@）：fetch 不会发送它们，密钥请放进 HARNESS_API_KEY，地址里去掉这一段`;
+  return undefined;
+}
+
+/** 密钥写错了就返回一句说明：只说第几个字符、是什么样的字符，不打印密钥。 */
+export function apiKeyProblem(name: string, value: string): string | undefined {
+  if (QUOTES.test(value.at(0) ?? "") || QUOTES.test(value.at(-1) ?? "")) return `${name} 两头有引号：环境变量的值不用加引号，请去掉`;
+  // 密钥要放进请求头：只能是可见的 ASCII 字符，别的字符 fetch 会在发出之前就拒绝
+  const odd = [...value].findIndex((ch) => !/^[\x21-\x7e]$/.test(ch));
+  if (odd === -1) return undefined;
+  return `${name} 的第 ${odd + 1} 个字符是${describeChar([...value][odd] ?? "")}：密钥只由英文字母、数字与符号组成，多半是复制时带进来的，请重新复制`;
+}
+
+function describeChar(ch: string): string {
+  const code = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+  if (INVISIBLE.test(ch)) return `看不见的 ${code}`;
+  if (/\s/.test(ch)) return `空白 ${code}`;
+  return `「${ch}」（${code}${FULL_WIDTH.test(ch) ? "，全角" : ""}）`;
+}
+
+/** 说明里引用的地址：账号口令与查询串的值都不照抄。 */
+function shown(value: string): string {
+  return value.replace(/\/\/[^/@\s]*@/, "//***@").replace(/\?.*$/, "?…");
+}
