@@ -10,6 +10,7 @@ describe("stream-request 的边角", () => {
   const decoder = (): WireDecoder => ({
     onEvent: (event, reply) => reply.text(event.data),
     end: () => ({ stopReason: "stop" }),
+    complete: () => false,
   });
 
   async function run(fetch: typeof globalThis.fetch, signal?: AbortSignal, onDelta?: () => void): Promise<StreamEvent[]> {

@@ -120,7 +120,7 @@ class AnthropicDecoder implements WireDecoder {
         else if (delta?.type === "input_json_delta" && delta.partial_json) {
           const draft = reply.findTool(key);
           // 没开始过的块：没有名字也没有 id，当成调用只会让整轮失败。丢掉这段参数，别的照常
-          if (draft) draft.json += delta.partial_json;
+          if (draft) reply.toolArgs(draft, delta.partial_json);
           else console.warn(`[警告] 模型服务发来了内容块 ${data.index ?? 0} 的工具参数，但这个块从没开始过：已忽略`);
         }
         return undefined; // 不认识的增量：忽略
@@ -128,7 +128,7 @@ class AnthropicDecoder implements WireDecoder {
       case "content_block_stop": {
         const draft = reply.findTool(key);
         const input = this.startInput.get(key);
-        if (draft && draft.json === "" && input !== undefined) draft.json = input; // 没有分片：用开头给的
+        if (draft && draft.json === "" && input !== undefined) reply.toolArgs(draft, input); // 没有分片：用开头给的
         return undefined;
       }
       case "message_delta":
@@ -144,6 +144,10 @@ class AnthropicDecoder implements WireDecoder {
       default: // ping 以及将来的新事件
         return undefined;
     }
+  }
+
+  complete(): boolean {
+    return this.finished;
   }
 
   end(): { stopReason: StopReason; errorMessage?: string } {

@@ -4,6 +4,7 @@
  */
 import { proxyHint } from "./proxy.js";
 import { MAX_REDIRECTS, redirectTarget } from "./redirect.js";
+import { StreamGuardError } from "./stream-guards.js";
 
 /** 从错误响应的 JSON 里取出「类型：说明」。两家的格式都把它放在 error 字段里：
  *  OpenAI   {"error":{"message","type","code"}}
@@ -80,6 +81,7 @@ export function describeNetworkError(error: unknown): string {
 
 /** 响应已经开始、读到一半断了：`流在结束前中断：other side closed（UND_ERR_SOCKET）`。 */
 export function describeStreamCut(error: unknown): string {
+  if (error instanceof StreamGuardError) return error.message; // 防线自己停下的，不是断流
   return `流在结束前中断：${reasonOf(error)}`;
 }
 

@@ -103,7 +103,7 @@ class OpenAIDecoder implements WireDecoder {
       this.lastKey = key;
       const draft = reply.tool(key, part.id);
       if (part.function?.name && !draft.name) draft.name = part.function.name;
-      if (part.function?.arguments) draft.json += part.function.arguments;
+      if (part.function?.arguments) reply.toolArgs(draft, part.function.arguments);
     }
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
     // 两个字段都给时取第一个非空的，免得同一段推理显示两遍（Pi 也这样）
@@ -113,6 +113,10 @@ class OpenAIDecoder implements WireDecoder {
     const text = choice.delta?.content;
     if (text) reply.text(text);
     return undefined;
+  }
+
+  complete(): boolean {
+    return this.sawDone;
   }
 
   end(): { stopReason: StopReason; errorMessage?: string } {

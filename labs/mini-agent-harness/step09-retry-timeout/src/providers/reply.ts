@@ -3,6 +3,7 @@
  * 交出去的消息都长一个样：文本与工具调用按到达顺序排列，失败时带着已经收到的部分。
  */
 import type { AssistantMessage, StopReason, StreamEvent, TextContent, ThinkingContent, ToolCall, Usage } from "../types.js";
+import { checkReplySize } from "./stream-guards.js";
 import { redactSecrets } from "./url.js";
 
 /** 要立刻显示给用户的一小段：回答的文字，或思考模型的推理。 */
@@ -22,6 +23,8 @@ export class ReplyBuilder {
   usage: Usage | undefined;
   /** 收到了、还没交给调用方显示的增量。 */
   private pending: Delta[] = [];
+  /** 文字、推理与工具参数一共收了多少字符。 */
+  private size = 0;
 
   /** secrets：密钥与地址查询串里的秘密，最后产出的 errorMessage 里不许出现它们。 */
   constructor(private readonly secrets: readonly string[]) {}
@@ -29,6 +32,7 @@ export class ReplyBuilder {
   /** 收到一段回答。 */
   text(delta: string): void {
     if (delta === "") return;
+    this.size = checkReplySize(this.size + delta.length);
     const last = this.blocks.at(-1);
     if (last?.type === "text") last.text += delta;
     else this.blocks.push({ type: "text", text: delta });
@@ -37,6 +41,7 @@ export class ReplyBuilder {
 
   /** 收到一段推理；签名（Anthropic 才有）跟着它所在的思考块。 */
   thinking(delta: string, signature = ""): void {
+    this.size = checkReplySize(this.size + delta.length + signature.length);
     const last = this.blocks.at(-1);
     if (last?.type === "thinking") last.thinking += delta;
     else this.blocks.push({ type: "thinking", thinking: delta });
@@ -65,6 +70,12 @@ export class ReplyBuilder {
     }
     draft.id ||= id ?? ""; // id 通常只在第一片里
     return draft;
+  }
+
+  /** 收到一段工具参数（JSON 碎片）。 */
+  toolArgs(draft: ToolDraft, json: string): void {
+    this.size = checkReplySize(this.size + json.length);
+    draft.json += json;
   }
 
   findTool(key: string): ToolDraft | undefined {

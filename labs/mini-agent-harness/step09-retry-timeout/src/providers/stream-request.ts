@@ -10,12 +10,15 @@ import { describeNetworkError, describeNotEventStream, describeStreamCut } from 
 import type { ConnectionConfig } from "./config.js";
 import { fetchSameOrigin } from "./redirect.js";
 import { ReplyBuilder } from "./reply.js";
+import { guardedBody } from "./stream-guards.js";
 import { joinUrl, querySecrets } from "./url.js";
 
 /** 协议相关的那一半：怎么理解每个事件、读完以后怎么定结局。 */
 export interface WireDecoder {
   /** 处理一个事件，更新 reply（要立刻显示的文字与推理由 reply 攒着，读完这个事件就交出去）。 */
   onEvent(event: SseEvent, reply: ReplyBuilder): void;
+  /** 收到收尾的事件了吗（OpenAI 的 [DONE]、Anthropic 的 message_stop）。 */
+  complete(): boolean;
   /** 流正常读完之后：模型是怎么结束的。 */
   end(): { stopReason: StopReason; errorMessage?: string };
 }
@@ -64,9 +67,10 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
       yield { type: "done", message: signal?.aborted ? reply.finish("aborted") : reply.finish("error", errorMessage) };
       return;
     }
-    for await (const event of readSse(response.body, signal)) {
+    for await (const event of readSse(guardedBody(response, response.body), signal)) {
       wire.decoder.onEvent(event, reply);
       yield* reply.takeDeltas();
+      if (wire.decoder.complete()) break; // 收尾事件到了：之后连接再出什么错，都与这条回复无关
     }
     if (signal?.aborted) {
       yield { type: "done", message: reply.finish("aborted") };

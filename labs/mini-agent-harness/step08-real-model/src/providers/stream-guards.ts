@@ -1,0 +1,84 @@
+/**
+ * 读流时的两道防线：服务器送来的字节不可信。
+ *   - 大小有上限：一条回复（文字、推理与工具参数合计）、一个还没结束的事件，到了上限就停，
+ *     而不是让内存一路涨到几个 GB、最后被说成「流中断」；
+ *   - 字符集：SSE 本该是 UTF-8。声明了别的（gbk、UTF-16）就照声明解码；
+ *     没声明、字节却不是合法的 UTF-8，警告一次，不悄悄显示乱码。
+ */
+
+/** 一条回复最多这么多字符：写进会话文件时每个字符最多 6 字节（\u0000 转义），仍在会话读取器 64 MiB 一行的上限之内。 */
+export const MAX_REPLY_CHARS = 8_000_000;
+/** 一个事件最多这么多字节还没结束（空行）：永不换行的流也不会把内存撑满。 */
+export const MAX_EVENT_BYTES = MAX_REPLY_CHARS;
+
+/** 防线自己拦下的情形：说明已经写好了，原样交给用户，不再套上「流中断」。 */
+export class StreamGuardError extends Error {}
+
+/** 回复又长了一段之后的总长度；超过上限就停下。 */
+export function checkReplySize(size: number): number {
+  if (size > MAX_REPLY_CHARS) {
+    throw new StreamGuardError(`回复太长：超过上限 ${MAX_REPLY_CHARS.toLocaleString("en-US")} 个字符（文字、推理与工具参数合计），已停止接收`);
+  }
+  return size;
+}
+
+/** 响应体换成 UTF-8 字节，并数着每个事件的大小。 */
+export function guardedBody(response: Response, body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(response.headers.get("content-type") ?? "")?.[1]?.toLowerCase();
+  if (charset === undefined || charset === "utf-8" || charset === "utf8") return body.pipeThrough(checkUtf8(charset)).pipeThrough(limitEvents());
+  let decoder: TextDecoderStream;
+  try {
+    decoder = new TextDecoderStream(charset);
+  } catch {
+    throw new StreamGuardError(`服务器声明的字符集 ${charset.slice(0, 40)} 不认识，读不了这个流（content-type: ${response.headers.get("content-type")?.slice(0, 100)}）`);
+  }
+  return body.pipeThrough(decoder).pipeThrough(new TextEncoderStream()).pipeThrough(limitEvents());
+}
+
+/** 原样放行，同时检查是不是合法的 UTF-8；第一次发现不是时警告一次。 */
+function checkUtf8(charset: string | undefined): TransformStream<Uint8Array, Uint8Array> {
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  let warned = false;
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (!warned) {
+        try {
+          strict.decode(chunk, { stream: true });
+        } catch {
+          warned = true;
+          const said = charset ? "content-type 说是 UTF-8" : "content-type 没有写 charset";
+          console.warn(`[警告] 模型服务发来的字节不是合法的 UTF-8（${said}）：文字可能显示成乱码。如果它用的是 gbk 等编码，请让服务在 content-type 里写明 charset`);
+        }
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+/** 数一数离上一个空行（事件的结尾）有多少字节；超过上限就让流出错。CRLF 算一个行尾。 */
+function limitEvents(): TransformStream<Uint8Array, Uint8Array> {
+  let pending = 0;
+  let lineEnds = 0;
+  let afterCR = false;
+  return new TransformStream({
+    transform(chunk, controller) {
+      for (let i = 0; i < chunk.length; i++) {
+        const byte = chunk[i];
+        if (byte === 10 && afterCR) {
+          afterCR = false;
+        } else if (byte === 10 || byte === 13) {
+          afterCR = byte === 13;
+          if (++lineEnds >= 2) pending = 0;
+        } else {
+          afterCR = false;
+          lineEnds = 0;
+          pending++;
+        }
+      }
+      if (pending > MAX_EVENT_BYTES) {
+        throw new StreamGuardError(`回复太长：一个事件超过上限 ${MAX_EVENT_BYTES.toLocaleString("en-US")} 字节还没结束，已停止接收`);
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
