@@ -43,7 +43,7 @@ try {
   const latest = sessionChoice.continue ? Session.latestFile(sessionsDir) : undefined;
   const file = sessionChoice.file ? path.resolve(projectRoot, sessionChoice.file) : latest;
   if (sessionChoice.continue && !file) console.log("（.sessions/ 里还没有会话，新建一个。）");
-  if (file && !fs.existsSync(file)) throw new Error(`找不到会话文件：${sessionChoice.file}`);
+  if (file && !fs.existsSync(file)) throw new Error(`找不到会话文件：${sessionChoice.file}（相对路径按步骤目录 ${path.basename(projectRoot)}/ 解析，找的是 ${file}）`);
   session = file ? Session.open(file, warnings) : Session.create(path.join(sessionsDir, newSessionName()));
 } catch (error) {
   // 会话文件坏了：说清楚哪个文件、哪一行，然后退出，而不是带着半份历史继续。

@@ -48,6 +48,7 @@ function messageProblem(message: unknown): string | undefined {
       return undefined;
     case "toolResult":
       if (typeof message.toolCallId !== "string" || typeof message.toolName !== "string") return "缺少 toolCallId 或 toolName";
+      if (message.toolCallId === "") return "的 toolCallId 是空的";
       if (typeof message.content !== "string") return `的 content 应当是字符串，收到的是 ${shown(message.content)}`;
       return undefined;
     default:
@@ -55,12 +56,20 @@ function messageProblem(message: unknown): string | undefined {
   }
 }
 
-/** 助手消息里的一块内容。认识的两种检查字段；别的类型（将来的版本可能加）只要求有 type。 */
+/**
+ * 助手消息里的一块内容。认识的三种检查字段：形状不对的块加载时不拒绝，之后每一轮发给模型的请求都会出错
+ * （例如 Anthropic 不接受空的工具调用 id）。别的类型（将来的版本可能加）只要求有 type。
+ */
 function partProblem(part: unknown): string | undefined {
   if (!isRecord(part) || typeof part.type !== "string") return `不是带 type 的对象：${shown(part)}`;
   if (part.type === "text" && typeof part.text !== "string") return "text 缺少字符串字段 text";
+  if (part.type === "thinking" && typeof part.thinking !== "string") return `thinking 的 thinking 应当是字符串，收到的是 ${shown(part.thinking)}`;
+  if (part.type === "thinking" && part.thinkingSignature !== undefined && typeof part.thinkingSignature !== "string") {
+    return `thinking 的 thinkingSignature 应当是字符串，收到的是 ${shown(part.thinkingSignature)}`;
+  }
   if (part.type === "toolCall" && (typeof part.id !== "string" || typeof part.name !== "string" || !isRecord(part.arguments))) {
     return "toolCall 缺少 id、name 或 arguments";
   }
+  if (part.type === "toolCall" && (part.id === "" || part.name === "")) return `toolCall 的 ${part.id === "" ? "id" : "name"} 是空的`;
   return undefined;
 }

@@ -5,11 +5,15 @@
  *     都在学习者开口之前说清楚，而不是等第一次写入时崩溃；
  *   - 每一行写之前核对：它解析回来必须就是那条消息。扩展和我们在同一个进程里，
  *     它改了 Object.prototype.toJSON，JSON.stringify 就会把每条消息写成 {}；宁可不写，也不写垃圾；
- *   - 一行不能超过读取时的上限（session-lines.ts），否则写得进去、下次却打不开。
+ *   - 一行、整个文件都不能超过读取时的上限（session-lines.ts），否则写得进去、下次却打不开；
+ *   - 写到一半失败：把写进去的半行当场截掉；之后不再写，说一句从哪条消息起没有保存。
  */
 
 import fs from "node:fs";
 import path from "node:path";
+
+import { sizeShown } from "./session-lines.js";
+import type { Message } from "./types.js";
 
 /** 操作系统的错误码，说成人话。 */
 const REASONS: Record<string, string> = {
@@ -42,19 +46,31 @@ export function checkWritable(dir: string, file?: string): void {
   }
 }
 
-/** 把一个条目写成一行（带换行）。解析回来与原值不同、或超过每行的上限时抛出一句说明。 */
+/** 一行太长：超过每行的上限，或者长得连 JavaScript 的字符串都装不下（bytes 未知）。 */
+export class LineTooLong extends Error {
+  constructor(
+    message: string,
+    readonly bytes?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** 把一个条目写成一行（带换行）。解析回来与原值不同、或超过每行的上限（LineTooLong）时抛出一句说明。 */
 export function entryLine(entry: object, maxLineBytes: number): string {
   let line: string | undefined;
   try {
     line = JSON.stringify(entry);
-  } catch {
+  } catch (error) {
+    // V8 的字符串最长约 5 亿个字符：这是消息太大，不是谁改了 JSON
+    if (error instanceof RangeError) throw new LineTooLong("这条消息太大，写成一行超过了 JavaScript 字符串的上限（约 5 亿个字符）");
     // 被改过的 toJSON 也可能直接抛错：同样按「对不上」处理
   }
   if (typeof line !== "string" || !sameAsJson(JSON.parse(line), entry)) {
     throw new Error("写出的一行与消息对不上（可能有扩展改动了 JSON 的行为，例如设置了 Object.prototype.toJSON），为了不写入错误的数据，拒绝写入");
   }
   const bytes = Buffer.byteLength(line);
-  if (bytes > maxLineBytes) throw new Error(`这条消息写成一行有 ${bytes} 字节，超过每行 ${maxLineBytes} 字节的上限（写进去下次就打不开）`);
+  if (bytes > maxLineBytes) throw new LineTooLong(`这条消息写成一行有 ${bytes} 字节，超过每行 ${maxLineBytes} 字节的上限（写进去下次就打不开）`, bytes);
   return line + "\n";
 }
 
@@ -84,4 +100,36 @@ function sameAsJson(parsed: unknown, original: unknown): boolean {
     if (!Object.hasOwn(copy, key) || !sameAsJson(copy[key], value)) return false;
   }
   return Object.keys(copy).length === kept;
+}
+
+/**
+ * 追加一整行，要么全写进去，要么一个字节都不留：写到一半失败时把写进去的半行截掉，再把错误抛给调用方。
+ * 新文件的第一行若是半行，下次会被当成「不像会话文件」拒绝，所以不能只靠打开时的修补。
+ * 截不掉（比如文件系统已经只读）也不要紧：不是第一行的半行，下次打开时照常截掉。
+ */
+export function appendWholeLine(file: string, line: string, maxFileBytes: number): void {
+  const sizeBefore = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  // 整个文件也守读取时的上限（session-lines.ts）：写得进去、下次却打不开的文件不写
+  if (sizeBefore + Buffer.byteLength(line) > maxFileBytes) throw new Error(`会话文件已经到了每个会话 ${sizeShown(maxFileBytes)}的上限，再写下次就打不开`);
+  try {
+    fs.appendFileSync(file, line);
+  } catch (error) {
+    try {
+      fs.truncateSync(file, sizeBefore);
+    } catch {
+      // 见上
+    }
+    throw error;
+  }
+}
+
+/** 停止保存时说的那句话：哪个文件、为什么、从哪条消息起没有保存。 */
+export function savingStoppedNotice(file: string, message: Message, error: unknown): string {
+  return `[会话未保存] ${path.basename(file)}：${ioReason(error)}。从${whichMessage(message)}起，这次对话的消息只显示在屏幕上、没有保存；已经保存的部分下次照常能打开`;
+}
+
+/** 一条消息，简短地说给人听：指出说的是哪一条。 */
+export function whichMessage(message: Message): string {
+  if (message.role === "user") return `你说的「${message.content.length > 20 ? `${message.content.slice(0, 20)}…` : message.content}」`;
+  return message.role === "toolResult" ? `工具 ${message.toolName} 的结果` : "助手的回复";
 }

@@ -56,7 +56,7 @@ describe("Session", () => {
     fs.appendFileSync(file, '{"type":"message","id":"e2","par');
     const warnings: string[] = [];
     const resumed = Session.open(file, warnings);
-    expect(warnings).toEqual(["会话文件 crash.jsonl 第 2 行不完整（上次可能写到一半时退出），已跳过"]);
+    expect(warnings).toEqual(["会话文件 crash.jsonl 第 2 行不完整（上次可能写到一半时退出），已跳过；这半行（32 字节）原样存进了 crash.jsonl.bak"]);
     expect(resumed.messages()).toEqual([user("一")]);
     resumed.append(user("二"));
     expect(Session.open(file).messages()).toEqual([user("一"), user("二")]);

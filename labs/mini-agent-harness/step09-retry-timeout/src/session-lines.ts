@@ -15,6 +15,12 @@ import path from "node:path";
 /** 每行的上限（字节）：远低于 V8 的字符串上限，一条真实的消息也远到不了。写入时守同一个上限。 */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * 整个会话文件的上限（字节）。恢复出的历史每一轮都要整个放进发给模型的请求，
+ * 请求写成 JSON 也是一个字符串：文件再大，打开得了，之后每一轮都会失败。所以打开时就拒绝，写入时也守着它。
+ */
+export const MAX_SESSION_BYTES = 256 * 1024 * 1024;
+
 /** 一次读多少字节。 */
 const CHUNK_BYTES = 64 * 1024;
 
@@ -39,11 +45,25 @@ function kindOf(stat: fs.Stats): string {
   return "特殊文件";
 }
 
-/** 逐行产出文件的内容。某一行超过 maxLineBytes 时抛出一句说明（文件名、行号、上限），不再往下读。 */
-export function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES): Generator<FileLine> {
+/** 多少字节，说给人听。 */
+export function sizeShown(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes} 字节（${(bytes / 1024 / 1024).toFixed(1)} MiB）` : `${bytes} 字节`;
+}
+
+/**
+ * 逐行产出文件的内容。文件超过 maxFileBytes 时一行都不读；某一行超过 maxLineBytes 时
+ * 抛出一句说明（文件名、行号、上限），不再往下读。
+ */
+export function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES, maxFileBytes = MAX_SESSION_BYTES): Generator<FileLine> {
   const name = path.basename(file);
   const stat = fs.statSync(file); // stat 跟着符号链接走，而且不会在 FIFO 上等待
   if (!stat.isFile()) throw new Error(`${name} 不是普通文件（是${kindOf(stat)}），没有读取它`);
+  if (stat.size > maxFileBytes) {
+    throw new Error(
+      `会话文件 ${name} 有 ${sizeShown(stat.size)}，超过每个会话 ${sizeShown(maxFileBytes)}的上限：这么长的历史每一轮都要整个发给模型，` +
+        `请求大得装不进一个字符串，每一轮都会失败。没有读入它（也没有改动文件）；请开一个新会话`,
+    );
+  }
   const fd = fs.openSync(file, "r");
   try {
     const chunk = Buffer.alloc(CHUNK_BYTES);

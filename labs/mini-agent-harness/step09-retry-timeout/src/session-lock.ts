@@ -87,3 +87,13 @@ export function unlockSession(file: string): void {
   const lock = `${file}.lock`;
   if (held.delete(lock)) fs.rmSync(lock, { force: true });
 }
+
+/** 做 work；它抛出时先放开本进程对 file 的锁再抛出：打开失败的文件不能一直锁着。 */
+export function unlockOnError<T>(file: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    unlockSession(file);
+    throw error;
+  }
+}

@@ -260,14 +260,16 @@ describe("第 4 条：长得装不进字符串的行", () => {
     expect(loadSession(file, [], 200_000).messages.map((m) => m.content)).toEqual([long, "二"]);
   });
 
-  it("写入时也守同一个上限：超长的消息不写（否则下次打不开），说一句", () => {
+  it("写入时也守同一个上限：超长的消息截短了再存（原样存下次就打不开），说一句", () => {
     const file = path.join(dir, "write.jsonl");
     const session = Session.create(file, 1000);
     const reported = collecting(session);
     session.append(user("一"));
     session.append(user("长".repeat(1000)));
     expect(reported).toEqual([expect.stringContaining("超过每行 1000 字节的上限")]);
-    expect(Session.open(file, [], 1000).messages()).toEqual([user("一")]);
+    const [first, cut] = Session.open(file, [], 1000).messages();
+    expect(first).toEqual(user("一"));
+    expect(cut?.content).toMatch(/^长+…［会话文件只保存了前 \d+ 个字符，原文 1000 个字符］$/);
   });
 });
 
