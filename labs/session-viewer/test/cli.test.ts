@@ -7,14 +7,17 @@ import { formatBytes, VIEW_LIMIT_BYTES } from "../src/input-checks.ts";
 import { harnessDir } from "../src/steps.ts";
 import { copyFixture, runViewer } from "./helpers/cli.ts";
 
-/** 步骤自己的加载函数读同一个文件（另一份副本）时给出的警告或报错，用来对照。 */
+/**
+ * 步骤自己的只读加载函数读同一个文件（另一份副本）时给出的警告或报错，用来对照。
+ * 不用 Session.open：它还会修补文件末尾（另存 .bak、截掉半行），警告里多说一句它做了什么，查看器不做这些。
+ */
 async function stepLoaderSays(fixture: string, step: string): Promise<{ warnings: string[]; error?: string }> {
-  const { Session } = (await import(pathToFileURL(path.join(harnessDir, step, "src", "session.ts")).href)) as {
-    Session: { open(file: string, warnings: string[]): unknown };
+  const { loadSession } = (await import(pathToFileURL(path.join(harnessDir, step, "src", "session.ts")).href)) as {
+    loadSession(file: string, warnings: string[]): unknown;
   };
   const warnings: string[] = [];
   try {
-    Session.open(copyFixture(fixture), warnings);
+    loadSession(copyFixture(fixture), warnings);
     return { warnings };
   } catch (error) {
     return { warnings, error: (error as Error).message };
@@ -49,7 +52,7 @@ describe("npm run view", { timeout: 120_000 }, () => {
     const expected = await stepLoaderSays("hostile.jsonl", "step09-retry-timeout");
     expect(expected.warnings).toHaveLength(2);
     expect(result.stderr).toBe(expected.warnings.map((w) => `[警告] ${w}\n`).join(""));
-    // 步骤的加载函数会截掉半行：查看器只在副本上这样做
+    // Session.open 会截掉半行：查看器不动文件
     expect(snapshot(file)).toEqual(before);
   });
 
