@@ -66,11 +66,12 @@ export function entryLine(entry: object, maxLineBytes: number): string {
     if (error instanceof RangeError) throw new LineTooLong("这条消息太大，写成一行超过了 JavaScript 字符串的上限（约 5 亿个字符）");
     // 被改过的 toJSON 也可能直接抛错：同样按「对不上」处理
   }
+  // 先量长度：超长的一行不必再解析回来核对，省下一份同样大的内存
+  const bytes = typeof line === "string" ? Buffer.byteLength(line) : 0;
+  if (bytes > maxLineBytes) throw new LineTooLong(`这条消息写成一行有 ${bytes} 字节，超过每行 ${maxLineBytes} 字节的上限（写进去下次就打不开）`, bytes);
   if (typeof line !== "string" || !sameAsJson(JSON.parse(line), entry)) {
     throw new Error("写出的一行与消息对不上（可能有扩展改动了 JSON 的行为，例如设置了 Object.prototype.toJSON），为了不写入错误的数据，拒绝写入");
   }
-  const bytes = Buffer.byteLength(line);
-  if (bytes > maxLineBytes) throw new LineTooLong(`这条消息写成一行有 ${bytes} 字节，超过每行 ${maxLineBytes} 字节的上限（写进去下次就打不开）`, bytes);
   return line + "\n";
 }
 
