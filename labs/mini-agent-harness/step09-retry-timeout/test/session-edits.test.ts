@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { loadSession, Session } from "../src/session.js";
+import { MAX_SESSION_BYTES } from "../src/session-lines.js";
 import { looksLikeTornWrite } from "../src/session-tail.js";
 import { entryLine } from "../src/session-write.js";
 import type { Message } from "../src/types.js";
@@ -180,6 +181,22 @@ describe("第 8 条：大得每一轮都会失败的会话文件", () => {
     expect(readSync).not.toHaveBeenCalled();
     expect(fs.statSync(file).size).toBe(size);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it("命令行 --session 打开一个比 256 MiB 还大的会话（稀疏文件，不占磁盘）：一句话说出大小与上限，退出码 1，文件不变", async () => {
+    const sandbox = makeSandbox();
+    try {
+      const file = path.join(sandbox, "big.jsonl");
+      fs.writeFileSync(file, first);
+      fs.truncateSync(file, MAX_SESSION_BYTES + 1);
+      const result = await runCli(sandbox, ["--session", "big.jsonl"], "你好\n");
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`会话文件 big.jsonl 有 ${MAX_SESSION_BYTES + 1} 字节（256.0 MiB），超过每个会话 ${MAX_SESSION_BYTES} 字节（256.0 MiB）的上限`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(fs.statSync(file).size).toBe(MAX_SESSION_BYTES + 1);
+    } finally {
+      removeSandbox(sandbox);
+    }
   });
 
   it("写入时也守同一个上限：到了上限就停止保存、说一句，文件下次照常打开", () => {
