@@ -18,10 +18,13 @@ if ! fc-list 2>/dev/null | grep -qi "Noto Color Emoji"; then
 fi
 
 t0=$SECONDS
-npm ci --prefix book --no-audit --no-fund --loglevel=error
-echo "-- book/ 依赖安装：$((SECONDS - t0))s，$(du -sh book/node_modules | cut -f1)"
-# 锁文件的指纹：npm run book* 据此知道已经装好，不再重装
-node -e 'const c=require("crypto"),f=require("fs");f.writeFileSync("book/node_modules/.book-lock.sha256",c.createHash("sha256").update(f.readFileSync("book/package-lock.json")).digest("hex")+"\n")'
+# 与学习者第一次 npm run book 同一条路：npm ci 锁文件里的包，Mermaid 与 Pi 的包只取要用的文件（scripts/lib/book-install.ts）
+rm -rf book/node_modules
+node_modules/.bin/tsx scripts/book.ts install
+size_mb=$(du -sm book/node_modules | cut -f1)
+echo "-- book/ 依赖安装：$((SECONDS - t0))s，${size_mb} MB"
+# DESIGN §13：book/node_modules ≤ 250 MB
+((size_mb <= 250)) || { echo "book/node_modules 有 ${size_mb} MB，超过 250 MB" >&2; exit 1; }
 
 t0=$SECONDS
 # 构建只有这一次：浏览器测试用它的结果（--no-build）。另记下 CPU 时间与负载：机器忙时墙钟时间不可比

@@ -5,6 +5,7 @@ import path from "node:path";
 import { readPinnedVersions, RESEARCH_DIR } from "../../../research/scripts/lib/pi-packages.ts";
 import { readManifest, recoverPackage } from "../../../research/scripts/lib/source-maps.ts";
 import { highlight, langOf, prefetch } from "./highlight.ts";
+import { BookError } from "./book-error.ts";
 import { BOOK_DIR } from "./paths.ts";
 import { renderStaticPage, writeStaticPage } from "./static-pages.ts";
 import { escapeHtml, piUrl } from "./urls.ts";
@@ -15,12 +16,12 @@ function installedDir(name: string): string {
   return path.join(BOOK_DIR, "node_modules", ...name.split("/"));
 }
 
-/** book/package.json 钉的版本必须与 research/package.json 一致：两边证明的是同一份源码 */
+/** book/package.json（bookTarballs）钉的版本必须与 research/package.json 一致：两边证明的是同一份源码 */
 export function checkPins(): Record<string, string> {
   const research = readPinnedVersions(RESEARCH_DIR);
-  const mine = (JSON.parse(fs.readFileSync(path.join(BOOK_DIR, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies;
+  const mine = (JSON.parse(fs.readFileSync(path.join(BOOK_DIR, "package.json"), "utf8")) as { bookTarballs?: Record<string, { version: string }> }).bookTarballs ?? {};
   for (const [name, version] of Object.entries(research)) {
-    if (mine[name] !== version) throw new Error(`book/package.json 里 ${name} 是 ${mine[name] ?? "（没有）"}，research/package.json 钉的是 ${version}：两边要一致`);
+    if (mine[name]?.version !== version) throw new BookError(`book/package.json 的 bookTarballs 里 ${name} 是 ${mine[name]?.version ?? "（没有）"}，research/package.json 钉的是 ${version}：两边要一致`);
   }
   return research;
 }
@@ -31,7 +32,7 @@ export function readPiFile(name: string, version: string, file: string): string 
     const outDir = path.join(PI_SRC, ...`${name}@${version}`.split("/"));
     if (readManifest(outDir)?.version !== version) {
       const pkg = JSON.parse(fs.readFileSync(path.join(installedDir(name), "package.json"), "utf8")) as { version: string };
-      if (pkg.version !== version) throw new Error(`book/node_modules 里的 ${name} 是 ${pkg.version}，不是 ${version}：先 npm ci --prefix book`);
+      if (pkg.version !== version) throw new BookError(`book/node_modules 里的 ${name} 是 ${pkg.version}，不是 ${version}：再运行一次 npm run book:build（它会重装）`);
       recoverPackage(name, version, installedDir(name), outDir);
     }
     const abs = path.join(outDir, ...file.split("/"));
