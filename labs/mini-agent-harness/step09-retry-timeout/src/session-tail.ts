@@ -57,12 +57,25 @@ export function repairTail(file: string, repair: { truncateAt: number } | { appe
     fs.appendFileSync(file, "\n");
     return;
   }
-  const whole = fs.readFileSync(file);
-  const backup = keepAside(file, whole.subarray(repair.truncateAt));
+  const torn = tailFrom(file, repair.truncateAt);
+  const backup = keepAside(file, torn);
   fs.truncateSync(file, repair.truncateAt);
-  const note = `；这半行（${whole.length - repair.truncateAt} 字节）原样存进了 ${path.basename(backup)}`;
+  const note = `；这半行（${torn.length} 字节）原样存进了 ${path.basename(backup)}`;
   if (warnings.length > 0) warnings[warnings.length - 1] += note;
   else warnings.push(`会话文件 ${path.basename(file)} 的最后一行不完整，已截掉${note}`);
+}
+
+/** 文件从 start 起到末尾的字节（半行不超过每行的上限，不必把整个文件读进来）。 */
+function tailFrom(file: string, start: number): Buffer {
+  const fd = fs.openSync(file, "r");
+  try {
+    const bytes = Buffer.alloc(Math.max(0, fs.fstatSync(fd).size - start));
+    let done = 0;
+    for (let read; done < bytes.length && (read = fs.readSync(fd, bytes, done, bytes.length - done, start + done)) > 0; ) done += read;
+    return bytes.subarray(0, done);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** 把 bytes 写进一个还不存在的 .bak 文件，返回它的路径。 */
