@@ -4,7 +4,7 @@
  */
 
 import type { AssistantMessage, HarnessEvent, ToolResultMessage } from "./types.js";
-
+import { clipForTerminal } from "./terminal-safe.js";
 /** 输出目标，默认是标准输出；测试时可以换成收集字符串的函数。 */
 export type Write = (text: string) => void;
 
@@ -13,11 +13,11 @@ const stdoutWrite: Write = (text) => {
 };
 
 /**
- * 外来的文字（模型输出、工具结果、错误信息、扩展的名字）原样写到终端，里面的 ESC 序列就能清屏、改窗口标题。
- * 显示之前把控制字符换成看得见的 \x1b 写法；换行、制表符与 \r\n 照常。会话文件里存的仍是原文。
+ * 外来的文字（模型输出、工具结果、错误信息、扩展的名字）原样写到终端，里面的 ESC 序列就能清屏、改窗口标题，双向控制符（U+202E 等）能把文字倒着显示。
+ * 显示之前把它们换成看得见的 \x1b、\u202e 写法；换行、制表符与 \r\n 照常。会话文件里存的仍是原文。
  */
 export function visible(text: string): string {
-  return text.replace(/\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text.replace(/\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => ch < "\u0100" ? `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}` : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** 消费整条事件流，边收边显示。 */
@@ -66,15 +66,15 @@ export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: W
 function describeAssistant(message: AssistantMessage): string {
   let text = "";
   for (const part of message.content) {
-    if (part.type === "toolCall") text += `[工具调用] ${visible(`${part.name} ${JSON.stringify(part.arguments)}`)}\n`;
+    if (part.type === "toolCall") text += `[工具调用] ${visible(clipForTerminal(`${part.name} ${JSON.stringify(part.arguments)}`))}\n`;
   }
-  if (message.stopReason === "error") text += `[错误] ${visible(message.errorMessage ?? "未知错误")}\n`;
+  if (message.stopReason === "error") text += `[错误] ${visible(clipForTerminal(message.errorMessage ?? "未知错误"))}\n`;
   return text;
 }
 
 /** 工具结果只显示第一行，多行内容注明总行数，免得刷屏。 */
 function describeToolResult(result: ToolResultMessage): string {
   const lines = result.content.replace(/\n+$/, "").split("\n");
-  const shown = lines.length > 1 ? `${lines[0]} …（共 ${lines.length} 行）` : result.content;
+  const shown = lines.length > 1 ? `${clipForTerminal(lines[0]!)} …（共 ${lines.length} 行）` : clipForTerminal(result.content);
   return `[工具结果] ${visible(`${result.toolName} → ${shown}`)}${result.isError ? "（出错）" : ""}\n`;
 }

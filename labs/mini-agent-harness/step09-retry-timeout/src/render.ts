@@ -5,7 +5,7 @@
 
 import { describeRetryEvent, isRetryEvent, showTurnRetryWait } from "./render-retry.js";
 import type { AssistantMessage, HarnessEvent, ToolResultMessage } from "./types.js";
-
+import { clipForTerminal, colorAllowed } from "./terminal-safe.js";
 /** 输出目标，默认是标准输出；测试时可以换成收集字符串的函数。 */
 export type Write = (text: string) => void;
 
@@ -14,11 +14,11 @@ const stdoutWrite: Write = (text) => {
 };
 
 /**
- * 外来的文字（模型输出、工具结果、错误信息、扩展的名字）原样写到终端，里面的 ESC 序列就能清屏、改窗口标题。
- * 显示之前把控制字符换成看得见的 \x1b 写法；换行、制表符与 \r\n 照常。会话文件里存的仍是原文。
+ * 外来的文字（模型输出、工具结果、错误信息、扩展的名字）原样写到终端，里面的 ESC 序列就能清屏、改窗口标题，双向控制符（U+202E 等）能把文字倒着显示。
+ * 显示之前把它们换成看得见的 \x1b、\u202e 写法；换行、制表符与 \r\n 照常。会话文件里存的仍是原文。
  */
 export function visible(text: string): string {
-  return text.replace(/\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text.replace(/\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => ch < "\u0100" ? `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}` : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** 消费整条事件流，边收边显示。 */
@@ -33,7 +33,7 @@ export async function renderEvents(
   let open: "text" | "thinking" | undefined;
   /** 推理里刚遇到换行：等下一段文字来了再换行并补上「思考> 」，免得留下一行空的前缀。 */
   let thinkingBreak = false;
-  const dim = terminal && !process.env.NO_COLOR;
+  const dim = terminal && colorAllowed({ isTTY: true }); // TERM=dumb 或设了 NO_COLOR 时不上色
   /** 收起正在显示的重试倒计时；下一个事件一到就收。 */
   let stopCountdown = (): void => {};
   const closeLine = (): void => {
@@ -108,9 +108,9 @@ export async function renderEvents(
 function describeAssistant(message: AssistantMessage): string {
   let text = "";
   for (const part of message.content) {
-    if (part.type === "toolCall") text += `[工具调用] ${visible(`${part.name} ${JSON.stringify(part.arguments)}`)}\n`;
+    if (part.type === "toolCall") text += `[工具调用] ${visible(clipForTerminal(`${part.name} ${JSON.stringify(part.arguments)}`))}\n`;
   }
-  if (message.stopReason === "error") text += `[错误] ${visible(message.errorMessage ?? "未知错误")}\n`;
+  if (message.stopReason === "error") text += `[错误] ${visible(clipForTerminal(message.errorMessage ?? "未知错误"))}\n`;
   // 真实模型有输出上限（max_tokens），说到一半被截断时要让人知道这不是完整回答。
   if (message.stopReason === "length") text += "[提示] 回复达到长度上限，被截断了\n";
   return text;
@@ -119,6 +119,6 @@ function describeAssistant(message: AssistantMessage): string {
 /** 工具结果只显示第一行，多行内容注明总行数，免得刷屏。 */
 function describeToolResult(result: ToolResultMessage): string {
   const lines = result.content.replace(/\n+$/, "").split("\n");
-  const shown = lines.length > 1 ? `${lines[0]} …（共 ${lines.length} 行）` : result.content;
+  const shown = lines.length > 1 ? `${clipForTerminal(lines[0]!)} …（共 ${lines.length} 行）` : clipForTerminal(result.content);
   return `[工具结果] ${visible(`${result.toolName} → ${shown}`)}${result.isError ? "（出错）" : ""}\n`;
 }

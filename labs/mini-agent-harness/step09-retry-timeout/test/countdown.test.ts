@@ -12,6 +12,7 @@ import type { HarnessEvent } from "../src/types.js";
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllEnvs();
 });
 
 function capture(isTTY: boolean): { out: { write: (t: string) => void; isTTY: boolean }; text: () => string } {
@@ -22,6 +23,7 @@ function capture(isTTY: boolean): { out: { write: (t: string) => void; isTTY: bo
 describe("startCountdown", () => {
   it("终端：原地每秒改写一行，等完擦掉", () => {
     vi.useFakeTimers();
+    vi.stubEnv("TERM", "xterm-256color");
     const { out, text } = capture(true);
     const stop = startCountdown(3000, (left) => `还剩 ${left} 秒`, out);
     vi.advanceTimersByTime(1000);
@@ -30,6 +32,16 @@ describe("startCountdown", () => {
     expect(text()).toBe("\r\x1b[K还剩 3 秒\r\x1b[K还剩 2 秒\r\x1b[K还剩 1 秒\r\x1b[K");
     vi.advanceTimersByTime(5000);
     expect(text()).toBe("\r\x1b[K还剩 3 秒\r\x1b[K还剩 2 秒\r\x1b[K还剩 1 秒\r\x1b[K"); // 收起之后不再写
+  });
+
+  it("哑终端（TERM=dumb）：和不是终端一样只打印一行，不写控制序列", () => {
+    vi.useFakeTimers();
+    vi.stubEnv("TERM", "dumb");
+    const { out, text } = capture(true);
+    const stop = startCountdown(3000, (left) => `还剩 ${left} 秒`, out);
+    vi.advanceTimersByTime(3000);
+    stop();
+    expect(text()).toBe("还剩 3 秒\n");
   });
 
   it("不是终端：只打印一行，不更新", () => {
@@ -74,6 +86,7 @@ describe("HTTP 层：retry-after: 24 的等待看得见", () => {
 describe("回合层：终端上在「[重试]」下面倒计时，下一个事件一到就擦掉", () => {
   it("终端：倒计时一行原地更新；不是终端：输出与以前逐字相同", async () => {
     vi.useFakeTimers();
+    vi.stubEnv("TERM", "xterm-256color");
     let release = (): void => {};
     const waited = new Promise<void>((resolve) => (release = resolve));
     async function* events(): AsyncGenerator<HarnessEvent> {

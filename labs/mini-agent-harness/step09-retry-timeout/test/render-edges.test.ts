@@ -15,12 +15,14 @@ const THINK_THEN_ANSWER: HarnessEvent[] = [
   { type: "text_delta", delta: "答" },
 ];
 
-const stdout = { write: process.stdout.write, isTTY: process.stdout.isTTY, noColor: process.env.NO_COLOR };
+const stdout = { write: process.stdout.write, isTTY: process.stdout.isTTY, noColor: process.env.NO_COLOR, term: process.env.TERM };
 afterEach(() => {
   process.stdout.write = stdout.write;
   process.stdout.isTTY = stdout.isTTY;
   if (stdout.noColor === undefined) delete process.env.NO_COLOR;
   else process.env.NO_COLOR = stdout.noColor;
+  if (stdout.term === undefined) delete process.env.TERM;
+  else process.env.TERM = stdout.term;
 });
 
 /** 用默认的输出目标（process.stdout）渲染，收集写出去的字。 */
@@ -40,6 +42,7 @@ async function renderToStdout(events: HarnessEvent[], isTTY: boolean): Promise<s
 describe("renderEvents：终端上调暗推理", () => {
   it("默认写到标准输出；它是终端时推理调暗，换到回答前恢复", async () => {
     delete process.env.NO_COLOR;
+    process.env.TERM = "xterm-256color"; // 哑终端上不调暗，见 color-dumb.test.ts
     expect(await renderToStdout(THINK_THEN_ANSWER, true)).toBe("\x1b[2m思考> 想\x1b[0m\n助手> 答\n");
   });
 

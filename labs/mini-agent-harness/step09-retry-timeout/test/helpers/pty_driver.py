@@ -83,7 +83,9 @@ def main() -> None:
             break
         output += chunk
     transcript = ANSI.sub("", output.decode("utf-8", "replace"))
-    print(json.dumps({"failure": failure, "exitCode": exit_code, "transcript": transcript}, ensure_ascii=False))
+    # raw：进程真正写出的字节（去掉控制序列之前），用来检查哑终端上一个 ESC 也没有
+    raw = output.decode("utf-8", "replace")
+    print(json.dumps({"failure": failure, "exitCode": exit_code, "transcript": transcript, "raw": raw}, ensure_ascii=False))
 
 
 main()
