@@ -128,7 +128,8 @@ async function main(): Promise<number> {
 const WATCHING = -1;
 
 function env(): CliEnv {
-  return { root: repoRoot, stateFile: STATE_FILE, write: (text: string) => process.stdout.write(text), color: shouldColor(process.stdout), ...(fromStep() !== undefined ? { fromStep: fromStep()! } : {}) };
+  const step = fromStep();
+  return { root: repoRoot, stateFile: STATE_FILE, write: (text: string) => process.stdout.write(text), color: shouldColor(process.stdout), graduation: true, ...(step !== undefined ? { fromStep: step } : {}) };
 }
 
 // 检查进程各自成一个进程组（好连它起的子进程一起结束），终端的 Ctrl+C 到不了它们：这里结束它们

@@ -118,7 +118,7 @@ describe("npm run exercise 总给出结论", () => {
 });
 
 describe("练习编号与用法错误", () => {
-  const silent = { root, stateFile: path.join(os.tmpdir(), "exercise-verdict-state.json") };
+  const silent = { root, stateFile: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "exercise-verdict-state-")), "state.json") };
   async function cli(argv: string[], fromStep?: number): Promise<{ code: number; out: string }> {
     let out = "";
     const code = await runCli(argv, { ...silent, write: (text) => (out += text), ...(fromStep !== undefined ? { fromStep } : {}) });
@@ -132,6 +132,17 @@ describe("练习编号与用法错误", () => {
       expect(out).toContain(`没有练习 ${Number(id)}`);
       expect(out).toContain("7（第 8.5 章）");
     }
+  });
+
+  it("毕业练习叫 pi：-- pi 找得到它，--hint 给它的提示；它的内部编号 10 不是一个练习", async () => {
+    expect(parseArgs(["pi", "--seed", "3"])).toMatchObject({ id: "pi", seed: 3 });
+    const hint = await cli(["pi", "--hint"]);
+    expect(hint.code).toBe(0);
+    expect(hint.out).toContain("练习 pi · 第 8.5 章 · 提示 1/3（点拨）");
+    const ten = await cli(["10"]);
+    expect(ten.code).toBe(2);
+    expect(ten.out).toContain("没有练习 10");
+    expect(ten.out).toContain("pi（毕业练习");
   });
 
   it("在仓库根目录给了两个编号：不提步骤目录；从步骤目录来时才提", () => {

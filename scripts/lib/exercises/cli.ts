@@ -17,8 +17,8 @@ import path from "node:path";
 
 import { paint, type Paint } from "../color.ts";
 import { stepDir } from "../steps.ts";
-import { EXERCISES, findExercise } from "./registry.ts";
-import { commandFor, formatReport, runExercise, type RunOptions } from "./run.ts";
+import { EXERCISES, findExercise, GRADUATION } from "./registry.ts";
+import { commandFor, exerciseKey, formatReport, runExercise, type RunOptions } from "./run.ts";
 import { nextHintLevel } from "./state.ts";
 import { passed, type Exercise, type Report } from "./types.ts";
 
@@ -40,6 +40,8 @@ export interface CliEnv {
   runOptions?: RunOptions;
   /** 怎样检查一个练习；默认就在这个进程里（测试用），入口脚本换成在子进程里检查（isolated.ts）。 */
   check?(exercise: Exercise, dir: string, options: RunOptions): Promise<Report>;
+  /** 列表里也列出毕业练习（入口脚本这样做；测试里的列表只有按步骤编号的练习）。 */
+  graduation?: boolean;
   /** 从哪个步骤目录的 npm run exercise 来的（那个脚本替学习者带上了编号）；在仓库根目录运行时没有。 */
   fromStep?: number;
 }
@@ -47,7 +49,8 @@ export interface CliEnv {
 const HINT_NAMES = ["点拨", "位置", "轮廓"] as const;
 
 export interface ParsedArgs {
-  id?: number;
+  /** 练习编号，或者毕业练习的名字（pi）。 */
+  id?: number | string;
   hint: boolean;
   watch: boolean;
   dir?: string;
@@ -69,8 +72,8 @@ export function parseArgs(argv: string[], fromStep?: number): ParsedArgs | strin
       const value = argv[++i] ?? "";
       if (!/^\d{1,10}$/.test(value) || Number(value) >= 2 ** 32) return "--seed 后面要跟一个 0 到 4294967295 之间的整数（报告里打印的那个种子）";
       parsed.seed = Number(value);
-    } else if (/^\d+$/.test(arg) && (parsed.id === undefined || parsed.id === Number(arg))) parsed.id = Number(arg);
-    else if (/^\d+$/.test(arg)) return twoIds(parsed.id!, Number(arg), fromStep);
+    } else if ((/^\d+$/.test(arg) || arg === GRADUATION.slug) && (parsed.id === undefined || parsed.id === idOf(arg))) parsed.id = idOf(arg);
+    else if (/^\d+$/.test(arg) || arg === GRADUATION.slug) return twoIds(parsed.id!, idOf(arg), fromStep);
     else return `不认识的参数：${arg}`;
   }
   if ((parsed.hint || parsed.watch || parsed.dir !== undefined || parsed.seed !== undefined) && parsed.id === undefined) return "--hint、--watch、--dir、--seed 要跟在练习编号后面";
@@ -79,7 +82,9 @@ export function parseArgs(argv: string[], fromStep?: number): ParsedArgs | strin
 }
 
 /** 给了两个不同的编号：在步骤目录里运行时第一个是脚本带上的，只在那时才提步骤目录。 */
-function twoIds(first: number, second: number, fromStep: number | undefined): string {
+const idOf = (arg: string): number | string => (/^\d+$/.test(arg) ? Number(arg) : arg);
+
+function twoIds(first: number | string, second: number | string, fromStep: number | undefined): string {
   if (fromStep === undefined) return `一次只能检查一个练习，这里给了 ${first} 和 ${second}：npm run exercise -- ${first} 或 npm run exercise -- ${second}`;
   return `这里只能检查练习 ${fromStep}（这个步骤目录里的 npm run exercise 已经带上了它的编号）；检查练习 ${second} 请在仓库根目录运行 npm run exercise -- ${second}`;
 }
@@ -100,12 +105,12 @@ export function dirProblem(exercise: Exercise, dir: string): string | undefined 
     return undefined; // 没有 package.json 的副本也可以查：只是认不出它是哪个步骤
   }
   if (typeof name === "string" && /^step\d\d-/.test(name) && name !== exercise.step) {
-    return `--dir 指向的是 ${name} 的目录，练习 ${exercise.id} 在 ${exercise.step} 里（编号就是步骤编号）`;
+    return `--dir 指向的是 ${name} 的目录，练习 ${exerciseKey(exercise)} 在 ${exercise.step} 里（编号就是步骤编号）`;
   }
   return undefined;
 }
 
-const listOfIds = (): string => EXERCISES.map((exercise) => `${exercise.id}（第 ${exercise.chapter} 章）`).join("、");
+const listOfIds = (): string => [...EXERCISES.map((exercise) => `${exercise.id}（第 ${exercise.chapter} 章）`), `${GRADUATION.slug}（毕业练习，第 ${GRADUATION.chapter} 章之后）`].join("、");
 
 /** 运行一次命令（--watch 除外，它由入口脚本处理），返回退出码。 */
 export async function runCli(argv: string[], env: CliEnv): Promise<number> {
@@ -122,9 +127,9 @@ export async function runCli(argv: string[], env: CliEnv): Promise<number> {
     return 2;
   }
   if (parsed.hint) {
-    const level = nextHintLevel(env.stateFile, exercise.id);
+    const level = nextHintLevel(env.stateFile, exerciseKey(exercise));
     const more = level < 3 ? `还卡着就再运行一次 ${commandFor(exercise, " --hint")}，看第 ${level + 1} 级。` : "这是最后一级提示；参考答案在 solutions/ 里，先自己试完再看。";
-    env.write(`练习 ${exercise.id} · 第 ${exercise.chapter} 章 · 提示 ${level}/3（${HINT_NAMES[level - 1]}）：\n${exercise.hints[level - 1]}\n\n${more}\n`);
+    env.write(`练习 ${exerciseKey(exercise)} · 第 ${exercise.chapter} 章 · 提示 ${level}/3（${HINT_NAMES[level - 1]}）：\n${exercise.hints[level - 1]}\n\n${more}\n`);
     return 0;
   }
   const problem = parsed.dir === undefined ? undefined : dirProblem(exercise, parsed.dir);
@@ -145,17 +150,23 @@ async function listAll(env: CliEnv, p: Paint): Promise<number> {
   env.write("第 8 章的练习（编号就是步骤编号；任务写在各章的「实践任务」里）：\n\n");
   let done = 0;
   let next: Exercise | undefined;
-  for (const exercise of EXERCISES) {
+  const line = async (exercise: Exercise): Promise<boolean> => {
     const report = await (env.check ?? runExercise)(exercise, dirOf(exercise, env), env.runOptions ?? {});
     const ok = passed(report);
-    if (ok) done++;
-    else next ??= exercise;
     const failing = report.checks.filter((check) => !check.ok && check.skipped === undefined).length;
     const state = ok ? "" : report.notStarted ? p.dim("  还没开始") : p.dim(`  ${failing} 项没通过`);
-    env.write(`${ok ? p.green("✓") : p.red("✗")} ${String(exercise.id).padStart(2)}  第 ${exercise.chapter} 章  ${exercise.title}（${exercise.step}/${exercise.file}）${state}\n`);
+    env.write(`${ok ? p.green("✓") : p.red("✗")} ${exerciseKey(exercise).padStart(2)}  第 ${exercise.chapter} 章  ${exercise.title}（${exercise.step}/${exercise.file}）${state}\n`);
+    return ok;
+  };
+  for (const exercise of EXERCISES) {
+    if (await line(exercise)) done++;
+    else next ??= exercise;
   }
+  // 毕业练习列在最后，不算进上面的完成数：它要先 npm ci --prefix research
+  const graduated = env.graduation ? await line(GRADUATION) : true;
   env.write(`\n${done}/${EXERCISES.length} 完成\n`);
   if (next) env.write(`下一个：${commandFor(next)}（第 ${next.chapter} 章「实践任务」：${next.title}）\n`);
+  else if (!graduated) env.write(`下一个：${commandFor(GRADUATION)}（${GRADUATION.title}；先 npm ci --prefix research）\n`);
   else env.write("全部完成。\n");
   return 0;
 }

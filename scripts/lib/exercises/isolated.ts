@@ -169,7 +169,7 @@ export async function checkIsolated(exercise: Exercise, dir: string, options: { 
       return { exercise, stepDir: dir, seed, notStarted: false, checks: [{ name: "启动检查进程", ok: false, saw: "检查进程没能启动（检查器的问题，请报告；先试试在仓库根目录运行 npm ci）" }] };
     }
     const before = fingerprint();
-    const outcome = await runIn(worker, { id: exercise.id, dir, seed }, limits);
+    const outcome = await runIn(worker, { id: exercise.slug ?? exercise.id, dir, seed }, limits);
     if (outcome.kind === "stale") return "stale";
     const checks: Check[] =
       outcome.kind === "report"

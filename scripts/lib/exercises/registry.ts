@@ -10,10 +10,16 @@ import { exercise06 } from "./step06.ts";
 import { exercise07 } from "./step07.ts";
 import { exercise08 } from "./step08.ts";
 import { exercise09 } from "./step09.ts";
+import { graduation } from "./graduation.ts";
 import type { Exercise } from "./types.ts";
 
 export const EXERCISES: readonly Exercise[] = [exercise02, exercise03, exercise04, exercise05, exercise06, exercise07, exercise08, exercise09];
 
-export function findExercise(id: number): Exercise | undefined {
-  return EXERCISES.find((exercise) => exercise.id === id);
+/** 毕业练习（npm run exercise -- pi）：在真正的 Pi 里跑，要先 npm ci --prefix research；列在练习 9 之后。 */
+export const GRADUATION: Exercise = graduation;
+
+/** 按编号或名字（pi）找练习。 */
+export function findExercise(key: number | string): Exercise | undefined {
+  if (key === GRADUATION.slug) return GRADUATION;
+  return EXERCISES.find((exercise) => exercise.id === key);
 }

@@ -26,7 +26,7 @@ export function writeState(file: string, state: ExerciseState): void {
 }
 
 /** 取下一级提示的级数（1..3），并记下来。已经到第 3 级时停在第 3 级。 */
-export function nextHintLevel(file: string, id: number): number {
+export function nextHintLevel(file: string, id: number | string): number {
   const state = readState(file);
   const level = Math.min((state.hintLevel[String(id)] ?? 0) + 1, 3);
   state.hintLevel[String(id)] = level;

