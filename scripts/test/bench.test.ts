@@ -1,7 +1,10 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BenchSkip } from "../bench/lib.ts";
+import { alternate, baselineDir, prepareBaseline, sideBySideFigures } from "../bench/root-tests.ts";
 import { run as runSse } from "../bench/sse.ts";
 import { childrenCpuSeconds, run as runStepTests } from "../bench/step-tests.ts";
 import type { BenchResults } from "../lib/bench-runner.ts";
@@ -133,5 +136,57 @@ describe("每个步骤的 npm test 一项", () => {
     await runNode(["-e", "const t = process.cpuUsage(); for (;;) { for (let i = 0; i < 1e5; i++); const u = process.cpuUsage(t); if (u.user + u.system >= 200_000) break; }"], repoRoot);
     // 内核按 10 毫秒一格记账：0.2 秒至少记下 0.1 秒
     expect(childrenCpuSeconds()! - before!).toBeGreaterThanOrEqual(0.1);
+  });
+});
+
+describe("根目录的 npm test 与基线并排", () => {
+  it("交替跑：基线、当前、基线、当前……", async () => {
+    const order: string[] = [];
+    const runs = await alternate("B", "N", 3, async (dir) => {
+      order.push(dir);
+      return { seconds: dir === "B" ? 10 : 5, cpu: dir === "B" ? 20 : 12 };
+    });
+    expect(order).toEqual(["B", "N", "B", "N", "B", "N"]);
+    expect(runs.map((r) => r.side)).toEqual(["baseline", "head", "baseline", "head", "baseline", "head"]);
+  });
+
+  it("两边各取中位数，比值是当前 ÷ 基线，墙钟之比对照 ≤ 0.6", () => {
+    const runs = [
+      { side: "baseline", seconds: 10, cpu: 20 },
+      { side: "head", seconds: 5, cpu: 9 },
+      { side: "baseline", seconds: 30, cpu: 21 },
+      { side: "head", seconds: 7, cpu: 10 },
+      { side: "baseline", seconds: 12, cpu: 19 },
+      { side: "head", seconds: 6, cpu: 30 },
+    ] as const;
+    const figures = sideBySideFigures(runs, "617f0ac");
+    const wall = figures.find((f) => f.name.startsWith("墙钟之比"));
+    expect(figures.filter((f) => f.unit === "s").map((f) => f.value)).toEqual([12, 6, 20, 10]);
+    expect(wall).toMatchObject({ value: 0.5, unit: "×", target: "≤ 0.6 ×", ok: true });
+    expect(figures.find((f) => f.name.startsWith("CPU 之比"))).toMatchObject({ value: 0.5, unit: "×" });
+    expect(figures.find((f) => f.name.startsWith("CPU 之比"))?.ok).toBeUndefined();
+    expect(sideBySideFigures([{ side: "baseline", seconds: 10 }, { side: "head", seconds: 7 }]).map((f) => [f.value, f.ok])).toEqual([
+      [10, undefined],
+      [7, undefined],
+      [0.7, false],
+    ]);
+  });
+
+  it("仓库里没有基线那个 commit 时跳过，并说明原因", () => {
+    const root = makeFixtureRoot("bench-baseline");
+    try {
+      spawnSync("git", ["init", "-q"], { cwd: root });
+      expect(() => prepareBaseline(root, path.join(root, "baseline"), "617f0ac")).toThrow(BenchSkip);
+      expect(() => prepareBaseline(root, path.join(root, "baseline"), "617f0ac")).toThrow(/没有基线 617f0ac/);
+      expect(fs.existsSync(path.join(root, "baseline"))).toBe(false);
+    } finally {
+      removeFixtureRoot(root);
+    }
+  });
+
+  it("基线的目录按仓库路径区分，放在系统临时目录里", () => {
+    expect(baselineDir("/a/repo")).not.toBe(baselineDir("/b/repo"));
+    expect(baselineDir("/a/repo").startsWith(os.tmpdir())).toBe(true);
+    expect(path.basename(baselineDir("/a/repo"))).toMatch(/^baseline-617f0ac-[0-9a-f]{8}$/);
   });
 });
