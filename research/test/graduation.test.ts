@@ -109,6 +109,17 @@ describe.skipIf(!canRunPi && !inCI)("毕业练习在真正的 Pi 1.6.0 里检查
   });
 });
 
+describe("深入页 docs/deep/8.5-pi-graduation.md", () => {
+  it("并排的两段代码就是 solutions/ 里的两份参考答案，一字不差", () => {
+    const page = fs.readFileSync(path.join(root, "docs", "deep", "8.5-pi-graduation.md"), "utf8").replace(/\r\n/g, "\n");
+    const blocks = [...page.matchAll(/<!-- solution: ([^ ]+) -->\n```ts\n([\s\S]*?)```\n/g)];
+    expect(blocks.map((m) => m[1])).toEqual(["step07-abort-extensions/extensions/reverse.ts", "step07-abort-extensions/pi/reverse.ts"]);
+    for (const [, file, code] of blocks) {
+      expect(code, file).toBe(fs.readFileSync(path.join(root, "solutions", ...file!.split("/")), "utf8").replace(/\r\n/g, "\n"));
+    }
+  });
+});
+
 describe("缺了 Pi 要的东西：说出要装什么，不算通过", () => {
   it("Node 20 的 Windows：说要装 Node 22.19 以上", () => {
     const result = piNode("v20.11.0", "win32", "x64", path.join(os.tmpdir(), "no-such-node"), {});
