@@ -5,6 +5,7 @@
 
 import { describeError } from "./describe-error.js";
 import { visible } from "./render.js";
+import type { ToolDefinition } from "./tools/types.js";
 
 /** 加载一个扩展（import 加上运行工厂函数）最多等多久。 */
 export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
@@ -33,8 +34,23 @@ export function toolProblem(tool: unknown): string | undefined {
   }
   if (typeof tool.description !== "string") return `工具 ${tool.name} 缺少 description（字符串）`;
   if (!isRecord(tool.parameters)) return `工具 ${tool.name} 缺少 parameters（参数的 JSON Schema 对象）`;
+  const unsendable = jsonProblem(tool.parameters);
+  if (unsendable) return `工具 ${tool.name} 的 parameters 转不成 JSON（${unsendable}）：它要随每一轮请求发给模型服务，每一轮都会失败`;
   if (typeof tool.execute !== "function") return `工具 ${tool.name} 缺少 execute（函数）`;
   return undefined;
+}
+
+/** 一个值为什么转不成 JSON（循环引用、BigInt、会抛错的 toJSON 或 getter）；转得成返回 undefined。 */
+function jsonProblem(value: unknown): string | undefined {
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (error) {
+    const text = describeError(error);
+    if (/circular/i.test(text)) return "循环引用";
+    if (/BigInt/.test(text)) return "含有 BigInt";
+    return text;
+  }
 }
 
 /** 工具不合格（缺字段、名字不合规矩）或名字已被 taken 占用：抛出一句说明。 */
@@ -48,6 +64,43 @@ export function refuseBadTool(tool: unknown, taken: string[]): void {
 /** onEvent 收到的不是函数：现在就说，而不是等第一个事件到来时在 emit 里崩。 */
 export function refuseNonFunction(handler: unknown): void {
   if (typeof handler !== "function") throw new Error("onEvent 需要一个函数");
+}
+
+/**
+ * 默认导出是函数，调用了却什么也不做：async 生成器与生成器函数只返回一个生成器，函数体一行也不运行；
+ * class 不能不带 new 调用。加载时就说清楚，而不是报告「已加载」之后什么也不发生。
+ */
+export function refuseFactoryThatDoesNothing(factory: unknown, name: string): void {
+  const tag = Object.prototype.toString.call(factory);
+  const kind = tag === "[object AsyncGeneratorFunction]" ? "一个 async 生成器函数"
+    : tag === "[object GeneratorFunction]" ? "一个生成器函数"
+    : /^class\b/.test(Function.prototype.toString.call(factory)) ? "一个 class" : undefined;
+  if (kind) throw new Error(`扩展 ${name} 默认导出的是${kind}，调用它不会运行你写的代码。请默认导出一个普通函数（可以是 async）：export default (pi) => { … }`);
+}
+
+/** 同步运行超过这么久就事后报告。 */
+export const BLOCKING_REPORT_MS = 1000;
+
+/**
+ * 运行扩展的一段代码（工具的 execute、一个观察者），量它同步占住进程多久，超过 BLOCKING_REPORT_MS 就说一声。
+ * JavaScript 打断不了同步代码：那段时间里 Ctrl+C 也要等它返回才轮得到处理，至少让学习者知道那几秒去了哪里。
+ */
+export function reportIfBlocking<T>(what: string, source: string | undefined, run: () => T): T {
+  const started = performance.now();
+  try {
+    return run();
+  } finally {
+    const ms = performance.now() - started;
+    if (ms >= BLOCKING_REPORT_MS) {
+      console.error(visible(`[警告] ${what}${source ? `（扩展 ${source}）` : ""}同步运行了 ${(ms / 1000).toFixed(1)} 秒：这段时间里进程什么也做不了，Ctrl+C 也要等它结束才有反应。耗时的活请写成异步的（await），或交给子进程`));
+    }
+  }
+}
+
+/** 交给注册表的扩展工具：execute 同步跑很久时事后说一声（reportIfBlocking）。 */
+export function watchedTool(tool: ToolDefinition, source: string | undefined): ToolDefinition {
+  const { name, description, parameters } = tool;
+  return { name, description, parameters, execute: (args, context) => reportIfBlocking(`工具 ${name}`, source, () => tool.execute(args, context)) };
 }
 
 /** 观察者出错：一行 [扩展错误]；知道是哪个扩展就一起说出来。 */

@@ -25,7 +25,7 @@ export async function loadAllOrNothing(host: ExtensionHost, name: string, timeou
     registerTool(tool) {
       if (state === "failed") return;
       host.checkTool(tool, pending.tools.map((t) => t.name));
-      if (state === "loaded") host.registerTool(tool);
+      if (state === "loaded") host.registerTool(tool, name);
       else pending.tools.push(tool);
     },
   };
@@ -35,7 +35,7 @@ export async function loadAllOrNothing(host: ExtensionHost, name: string, timeou
     state = "failed";
     throw error;
   }
-  for (const tool of pending.tools) host.registerTool(tool);
+  for (const tool of pending.tools) host.registerTool(tool, name);
   for (const handler of pending.handlers) host.onEvent(handler, name);
   state = "loaded";
 }

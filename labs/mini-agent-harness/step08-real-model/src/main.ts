@@ -25,6 +25,7 @@ import { saveReplyBeforeExit } from "./process-exit.js";
 import { createProviderStream, describeProvider, resolveProviderConfig } from "./providers/index.js";
 import { renderEvents, visible } from "./render.js";
 import { Session } from "./session.js";
+import { endInputIfStdinDestroyed } from "./stdin-guard.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
 // ── 命令行参数 ─────────────────────────────────────────────────
@@ -104,6 +105,7 @@ const lines = rl[Symbol.asyncIterator]();
 // 输入可能先于对话结束（Ctrl+D、管道读完）：readline 随即关闭，之后不能再调用 rl.prompt()。
 let inputEnded = false;
 rl.on("close", () => (inputEnded = true));
+endInputIfStdinDestroyed(rl); // 扩展关掉了标准输入：否则提示符永远挂着
 
 /** 显示提示符并读一行。 */
 async function ask(): Promise<string | undefined> {

@@ -14,7 +14,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { copyForObserver, EXTENSION_LOAD_TIMEOUT_MS, refuseBadTool, refuseNonFunction, reportObserverError, reportRejection } from "./extension-checks.js";
+import { copyForObserver, EXTENSION_LOAD_TIMEOUT_MS, refuseBadTool, refuseFactoryThatDoesNothing, refuseNonFunction, reportIfBlocking, reportObserverError, reportRejection, watchedTool } from "./extension-checks.js";
 import { loadAllOrNothing } from "./extension-staging.js";
 import type { ToolDefinition, ToolRegistry } from "./tools/types.js";
 import type { HarnessEvent } from "./types.js";
@@ -44,9 +44,9 @@ export class ExtensionHost implements ExtensionAPI {
     this.handlers.push({ handler, source });
   }
 
-  registerTool(tool: ToolDefinition): void {
+  registerTool(tool: ToolDefinition, source?: string): void {
     this.checkTool(tool);
-    this.tools.register(tool);
+    this.tools.register(watchedTool(tool, source)); // 同步跑很久的工具挡住 Ctrl+C：事后说一声
   }
 
   /** 工具能不能注册：字段齐全、名字没被占用，也不和 alsoTaken（同一个扩展暂存着的）重名。不合格就抛出一句说明。 */
@@ -61,7 +61,8 @@ export class ExtensionHost implements ExtensionAPI {
   emit(event: HarnessEvent): void {
     for (const { handler, source } of this.handlers) {
       try {
-        reportRejection(handler(copyForObserver(event)), source); // 副本：观察者改了它，宿主看不到
+        const result = reportIfBlocking("观察者", source, () => handler(copyForObserver(event))); // 副本：观察者改了它，宿主看不到
+        reportRejection(result, source);
       } catch (error) {
         reportObserverError(error, source);
       }
@@ -85,6 +86,7 @@ export async function loadExtension(file: string, host: ExtensionHost, timeoutMs
     if (typeof factory !== "function") {
       throw new Error(`扩展 ${file} 必须默认导出一个函数`);
     }
+    refuseFactoryThatDoesNothing(factory, path.basename(absolute)); // async 生成器、class：调用了也什么都不做
     await (factory as ExtensionFactory)(pi);
   });
   host.loaded.push(path.basename(absolute));
