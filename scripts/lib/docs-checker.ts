@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { checkCodeBlock } from "./docs/code-blocks.ts";
-import { deepPageProblems, listDeepPages } from "./docs/deep-pages.ts";
+import { chapterSizeProblems, deepPageProblems, listDeepPages } from "./docs/deep-pages.ts";
 import { readChapterSteps } from "./docs/front-matter.ts";
 import { checkGoldenBlocks } from "./docs/golden-blocks.ts";
 import { checkInlineLine } from "./docs/inline-citations.ts";
@@ -59,6 +59,8 @@ export function checkDocsWithStats(rootDir: string): { problems: Problem[]; stat
   const deepPages = listDeepPages(rootDir);
   for (const name of [...chapters, ...deepPages]) checkChapter(rootDir, name, available, problems, stats);
   problems.push(...deepPageProblems(rootDir, chapters, deepPages));
+  // 一章要能一次读完：超过上限的，把讲防御的部分挪进 docs/deep/
+  problems.push(...chapterSizeProblems(rootDir, chapters));
   // 按文件、行号排序；同一行保持发现顺序（sort 是稳定的）
   problems.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
   return { problems, stats };

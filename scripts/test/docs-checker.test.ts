@@ -379,6 +379,13 @@ describe("深入页 docs/deep/", () => {
     expect(problems[1]?.message).toContain('id="loop"');
   });
 
+  it("checkDocs 报告超过 61,000 字节的章节（深入页不受这个限制）", () => {
+    chapter(`${"字".repeat(20_400)}\n`);
+    deep(`${"字".repeat(30_000)}\n`);
+    expect(checkDocs(root).map((p) => `${p.file}:${p.line}`)).toContain(`${CHAPTER}:1`);
+    expect(checkDocs(root).filter((p) => p.file === DEEP && p.message.includes("字节"))).toEqual([]);
+  });
+
   it("超过 61,000 字节的章节由 chapterSizeProblems 报告", () => {
     chapter(`${"字".repeat(20_400)}\n`);
     const problems = chapterSizeProblems(root, ["8.5-abort-and-extensions.md"]);
