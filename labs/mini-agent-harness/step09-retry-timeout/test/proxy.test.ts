@@ -3,12 +3,15 @@
  * 用测试里起的一个真代理（test/helpers/proxy.ts）核对：开关没开时错误行点名开关、代理一个字节也没收到；
  * 开关打开时发往远端的请求经过代理，本机的脚本服务器（127.0.0.1）照样直连。
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it, type TestContext } from "vitest";
 import { startProviderServer } from "scripted-provider";
 
 import { keepLoopbackDirect, nodeHasProxySwitch, proxyHint } from "../src/providers/proxy.js";
 import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
 import { startRecordingProxy, type RecordingProxy } from "./helpers/proxy.js";
+import { sseText } from "./helpers/raw-server.js";
 
 const KEY = "sk-proxy-test";
 /** 「远端」模型的主机名：只有代理认得它（映射到本机），直连会找不到这个主机。 */
@@ -73,6 +76,19 @@ describe("keepLoopbackDirect：本机地址加进 NO_PROXY", () => {
   });
 });
 
+describe("keepLoopbackDirect：所有本机地址都直连", () => {
+  it("[::1]、127.0.0.0/8 的任何地址、localhost. 与 *.localhost、::ffff:127.0.0.1：照 URL 的写法加进去", () => {
+    const env: NodeJS.ProcessEnv = {};
+    for (const url of ["http://[::1]:8080/v1", "http://[0:0:0:0:0:0:0:1]:1/v1", "http://127.0.0.2:1/v1", "http://127.1:1/v1", "http://LOCALHOST.:1/v1", "http://ollama.localhost:1/v1", "http://[::ffff:127.0.0.1]:1/v1"]) keepLoopbackDirect(url, env);
+    expect(env.NO_PROXY).toBe("[::1],127.0.0.2,127.0.0.1,localhost.,ollama.localhost,[::ffff:7f00:1]");
+  });
+  it("不是本机的不动：128.0.0.1、[::2]、localhost.example.com", () => {
+    const env: NodeJS.ProcessEnv = {};
+    for (const url of ["http://128.0.0.1/v1", "http://[::2]/v1", "http://localhost.example.com/v1", "http://[::ffff:10.0.0.1]/v1"]) keepLoopbackDirect(url, env);
+    expect(env).toEqual({});
+  });
+});
+
 describe.concurrent("真的代理", () => {
   it("设了 HTTP_PROXY 却没开开关：fetch 不经过代理，错误行说明原因并点名开关", async (test) => {
     const proxy = await recordingProxy(test);
@@ -102,6 +118,23 @@ describe.concurrent("真的代理", () => {
     // 目标是 http:// 时，Node 22、24 用 CONNECT 开隧道，Node 26 把整个请求交给代理转发：两种都是「经过了代理」
     expect(proxy.forwarded).toHaveLength(1);
     expect([`CONNECT ${REMOTE}:${port}`, `POST http://${REMOTE}:${port}/v1/chat/completions`]).toContain(proxy.forwarded[0]);
+  });
+
+  it.skipIf(!nodeHasProxySwitch())("NODE_USE_ENV_PROXY=1、HARNESS_BASE_URL 是 http://[::1]：照样直连，代理什么也没收到", async (test) => {
+    const proxy = await recordingProxy(test);
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(sseText([{ data: { choices: [{ delta: { content: "从 IPv6 本机来" }, finish_reason: "stop" }] } }, { data: "[DONE]" }]));
+    });
+    const listening = await new Promise<boolean>((resolve) => server.once("error", () => resolve(false)).listen(0, "::1", () => resolve(true)));
+    if (!listening) return test.skip("这台机器没有 IPv6 的 ::1");
+    test.onTestFinished(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+    const port = (server.address() as AddressInfo).port;
+    const env = { ...NO_PROXY_ENV, NODE_USE_ENV_PROXY: "1", HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, HARNESS_BASE_URL: `http://[::1]:${port}/v1`, HARNESS_API_KEY: KEY };
+    const result = await runCli(sandbox(test), [], "你好\n", env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("助手> 从 IPv6 本机来");
+    expect(proxy.forwarded).toEqual([]);
   });
 
   it.skipIf(!nodeHasProxySwitch())("NODE_USE_ENV_PROXY=1、没配密钥：本机的脚本服务器照样直连，代理什么也没收到", async (test) => {

@@ -11,6 +11,7 @@ import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { ReplyBuilder } from "../src/providers/reply.js";
 import { MAX_EVENT_BYTES, MAX_REPLY_CHARS } from "../src/providers/stream-guards.js";
+import type { ToolSpec } from "../src/types.js";
 import { collect, KEY } from "./helpers/providers.js";
 import { ANTHROPIC_ANSWER, OPENAI_ANSWER } from "./helpers/recordings.js";
 import { rawServers, sseText } from "./helpers/raw-server.js";
@@ -165,3 +166,13 @@ function encodeGbk(text: string): Buffer {
   }
   return Buffer.from([...text].flatMap((ch) => (ch.charCodeAt(0) < 0x80 ? [ch.charCodeAt(0)] : (table.get(ch) ?? [0x3f]))));
 }
+
+describe("外来的值：构造请求时抛出一个转不成文字的值，也只是一条错误消息", () => {
+  it("工具参数结构的 toJSON 抛出 Object.create(null)：不发请求，StreamFn 不抛", async () => {
+    const server = await serve((_req, res) => res.end());
+    const parameters = { toJSON: () => { throw Object.create(null); } } as unknown as ToolSpec["parameters"];
+    const { message } = await collect(openai(server.origin), { messages: [{ role: "user", content: "x" }], tools: [{ name: "bad", description: "", parameters }] });
+    expect(message.errorMessage).toBe("构造请求失败：（无法转成文字的值：object）");
+    expect(server.requests).toEqual([]);
+  });
+});

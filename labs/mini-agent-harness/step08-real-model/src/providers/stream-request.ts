@@ -2,6 +2,7 @@
  * 两个适配器共用的骨架：发请求、读 SSE、把任何失败都变成一条 done 消息。
  * StreamFn 的契约「不 throw、不 reject」就守在这一个 try/catch 里。
  */
+import { describeError } from "../describe-error.js";
 import { readSse, type SseEvent } from "../sse.js";
 import type { StopReason, StreamEvent } from "../types.js";
 import { describeHttpError, describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
@@ -9,6 +10,7 @@ import type { ConnectionConfig } from "./config.js";
 import { fetchSameOrigin } from "./redirect.js";
 import { ReplyBuilder } from "./reply.js";
 import { guardedBody } from "./stream-guards.js";
+import { diagnoseWrongScheme } from "./tls-hints.js";
 import { joinUrl, querySecrets } from "./url.js";
 
 /** 协议相关的那一半：怎么理解每个事件、读完以后怎么定结局。 */
@@ -38,7 +40,7 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
   try {
     const body = JSON.stringify(wire.body());
     stage = "connect";
-    const doFetch = config.fetch ?? fetch;
+    const doFetch = diagnoseWrongScheme(config.fetch ?? fetch); // http 与 https 写反了：说清楚，不当成断网
     // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开。重定向自己处理，密钥不出本源
     const response = await fetchSameOrigin(doFetch, joinUrl(config.baseUrl, wire.path), {
       method: "POST",
@@ -74,7 +76,7 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
       const errorMessage =
         stage === "read" ? describeStreamCut(error)
         : stage === "connect" ? describeNetworkError(error)
-        : `构造请求失败：${error instanceof Error ? error.message : String(error)}`;
+        : `构造请求失败：${describeError(error)}`;
       yield { type: "done", message: reply.finish("error", errorMessage) };
     }
   }

@@ -2,9 +2,11 @@
  * 把各种失败翻译成一行 errorMessage。措辞保留服务器与 Node 的原文（429、overloaded、
  * ECONNREFUSED……），下一步的重试分类器正是靠这些原文判断「能不能重试」。
  */
+import { describeError } from "../describe-error.js";
 import { proxyHint } from "./proxy.js";
 import { MAX_REDIRECTS, redirectTarget } from "./redirect.js";
 import { StreamGuardError } from "./stream-guards.js";
+import { describeTlsProblem } from "./tls-hints.js";
 
 /** 从错误响应的 JSON 里取出「类型：说明」。两家的格式都把它放在 error 字段里：
  *  OpenAI   {"error":{"message","type","code"}}
@@ -67,16 +69,20 @@ function describeRedirect(response: Response): string | undefined {
 
 /** 读出一个异常的说明与错误码。Node 的 fetch 把真正的原因放在 cause 里，外层常常只有一句 fetch failed。 */
 function reasonOf(error: unknown): string {
-  const outer = error instanceof Error ? error : new Error(String(error));
-  const cause = outer.cause instanceof Error ? outer.cause : undefined;
-  const message = [outer.message, cause?.message].filter((m) => m && m !== "fetch failed").join("：") || "fetch failed";
-  const code = (cause as { code?: unknown } | undefined)?.code ?? (outer as { code?: unknown }).code;
-  return typeof code === "string" && !message.includes(code) ? `${message}（${code}）` : message;
+  try {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+    const message = [describeError(error), cause && describeError(cause)].filter((m) => m && m !== "fetch failed").join("：") || "fetch failed";
+    const code = (cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown } | null | undefined)?.code;
+    return typeof code === "string" && !message.includes(code) ? `${message}（${code}）` : message;
+  } catch {
+    return describeError(error); // 外来的值连读一个属性都会抛（Proxy、会抛错的 getter）
+  }
 }
 
 /** 连响应都没拿到：`网络错误：connect ECONNREFUSED …`。URL 里的账号口令抹掉；代理没被用上时多一句（proxy.ts）。 */
 export function describeNetworkError(error: unknown): string {
-  return `网络错误：${reasonOf(error).replace(/\/\/[^/@\s]+@/g, "//***@")}${proxyHint()}`;
+  const reason = reasonOf(error).replace(/\/\/[^/@\s]+@/g, "//***@");
+  return describeTlsProblem(error, reason) ?? `网络错误：${reason}${proxyHint()}`;
 }
 
 /** 响应已经开始、读到一半断了：`流在结束前中断：other side closed（UND_ERR_SOCKET）`。 */

@@ -25,11 +25,22 @@ export function proxyHint(env: NodeJS.ProcessEnv = process.env, execArgv = proce
   return `。设置了 ${name}，但 Node 的 fetch 没有用它：${how}`;
 }
 
-/** baseUrl 是本机时，把主机名加进 NO_PROXY（小写的 no_proxy 优先，和 Node 读的顺序一样），请求就不经过代理。 */
+/**
+ * baseUrl 是本机时，把主机名加进 NO_PROXY（小写的 no_proxy 优先，和 Node 读的顺序一样），请求就不经过代理。
+ * 写法照 URL 给的 hostname：IPv6 带方括号（[::1]），Node 比较 NO_PROXY 时也带着方括号。
+ */
 export function keepLoopbackDirect(baseUrl: string, env: NodeJS.ProcessEnv = process.env): void {
   const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : "";
-  if (host !== "127.0.0.1" && host !== "localhost") return;
+  if (!isLoopback(host)) return;
   const name = env.no_proxy !== undefined ? "no_proxy" : "NO_PROXY";
   const entries = (env[name] ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
   if (!entries.includes(host)) env[name] = [...entries, host].join(",");
+}
+
+/** 本机的地址：localhost（及 *.localhost）、127.0.0.0/8、::1，以及 IPv4 映射的 ::ffff:127.x.x.x。URL 已经把各种写法规范成这几种。 */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (/^127\.\d+\.\d+\.\d+$/.test(host)) return true;
+  return host === "[::1]" || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
 }

@@ -4,6 +4,7 @@
  * 拿到 2xx 之前的失败由 requestWithRetry 悄悄重试：那时还一个字都没交给调用方。
  */
 import { requestWithRetry } from "../retry/http-retry.js";
+import { describeError } from "../describe-error.js";
 import { readSse, type SseEvent } from "../sse.js";
 import type { StopReason, StreamEvent } from "../types.js";
 import { describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
@@ -11,6 +12,7 @@ import type { ConnectionConfig } from "./config.js";
 import { fetchSameOrigin } from "./redirect.js";
 import { ReplyBuilder } from "./reply.js";
 import { guardedBody } from "./stream-guards.js";
+import { diagnoseWrongScheme } from "./tls-hints.js";
 import { joinUrl, querySecrets } from "./url.js";
 
 /** 协议相关的那一半：怎么理解每个事件、读完以后怎么定结局。 */
@@ -40,7 +42,7 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
   try {
     const body = JSON.stringify(wire.body());
     stage = "connect";
-    const doFetch = config.fetch ?? fetch;
+    const doFetch = diagnoseWrongScheme(config.fetch ?? fetch); // http 与 https 写反了：说清楚，不当成断网
     // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开；重试前的等待也会被它打断。
     // 重定向自己处理，密钥不出本源
     const outcome = await requestWithRetry(
@@ -86,7 +88,7 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
       const errorMessage =
         stage === "read" ? describeStreamCut(error)
         : stage === "connect" ? describeNetworkError(error)
-        : `构造请求失败：${error instanceof Error ? error.message : String(error)}`;
+        : `构造请求失败：${describeError(error)}`;
       yield { type: "done", message: reply.finish("error", errorMessage) };
     }
   }

@@ -80,6 +80,8 @@ export const NON_RETRYABLE_PATTERNS: readonly RegExp[] = [
   // 服务器发来的数据块不合协议（data: null、字段类型不对、不是 JSON）：它说的不是这种话，再问一次也一样。
   // 行首锚定：后面接着的数据原文里碰巧有 500、timeout 也不算数
   /^(?:协议错误|无法解析的流数据)：/,
+  // 我们的防线认出来的确定性失败：TLS（证书、http 与 https 写反）、回复超过上限（providers/tls-hints.ts、stream-guards.ts）
+  /^(?:TLS 错误|回复太长)：/,
 ];
 
 // ── 表四：瞬时故障，值得再试 ──────────────────────────────────────
