@@ -13,8 +13,8 @@ import { repoRoot } from "../lib/paths.ts";
 
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
-function runDemo(test: TestContext, stdout: "pipe" | number) {
-  const child = spawn(process.execPath, ["--import", tsx, path.join("scripts", "golden.ts"), "demo"], {
+function runDemo(test: TestContext, stdout: "pipe" | number, script = ["golden.ts", "demo"]) {
+  const child = spawn(process.execPath, ["--import", tsx, path.join("scripts", script[0]!), ...script.slice(1)], {
     cwd: repoRoot,
     env: { ...process.env, NO_COLOR: "1" },
     stdio: ["ignore", stdout, "pipe"],
@@ -44,5 +44,17 @@ describe.concurrent("npm run demo 的标准输出被关掉", () => {
     expect(await run.exited).toBe(1);
     expect(run.stderr().trimEnd().split("\n")).toHaveLength(1);
     expect(run.stderr()).toContain("ENOSPC");
+  });
+});
+
+describe.concurrent("npm run diff 的输出很长：| head 之后同样安静", () => {
+  it.for([
+    ["npm run diff -- 08 09", ["step-diff.ts", "08", "09"]],
+  ] as const)("%s", async ([, script], test) => {
+    const run = runDemo(test, "pipe", [...script]);
+    await new Promise((resolve) => run.child.stdout!.once("data", resolve));
+    run.child.stdout!.destroy();
+    expect(await run.exited).toBe(0);
+    expect(run.stderr()).toBe("");
   });
 });
