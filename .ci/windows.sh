@@ -3,10 +3,12 @@
 # 那里 process.platform === "win32"、path.sep === "\\"、路径带盘符、file:// URL 按 Windows 的规则来。在它下面跑：
 #   1. 每个步骤的 demo，与 expected-output.txt 比较（scripts/golden.ts demo，应当 9/9）；
 #   2. step07、step08 用 Windows 写法的扩展路径 `--extension extensions\logger.ts`，检查扩展真的加载并被调用；
-#   3. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败。
+#   3. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败；
+#   4. 书站：npm run book:build（这里没有浏览器，走「图交给读者的浏览器画」那条路），检查每一章与每张图都在 book/dist/ 里。
 #
 # 运行方式：bash .ci/windows.sh   （.ci/run 在 Linux 各阶段之后调用它；以 root 运行时缺的 Debian 包会自己装上）
 #           bash .ci/windows.sh <vitest 的过滤参数…>   只跑一部分测试（调试这个脚本时用；demo 与扩展路径照常检查）
+#           WINDOWS_PARTS=book bash .ci/windows.sh   只跑其中几项（demo、ext、test、book，逗号分开；默认全部）
 # 所有东西都装在一个临时目录里：Wine 前缀、node.exe、Windows 版原生二进制；不写进 node_modules，也不进锁文件。
 #
 # 下面凡是标着「Wine 的缺口」的，都只是为了绕开 Wine 8.0（Debian 12 的 wine64 包）自己缺的东西，
@@ -148,8 +150,13 @@ echo "准备用时 $((SECONDS - t_start))s"
 tsx_cli=node_modules/tsx/dist/cli.mjs
 [[ -f $tsx_cli ]] || fail "找不到 $tsx_cli（先在仓库根目录运行 npm ci）"
 failures=()
+# 这一次跑哪几项（默认全部）
+want() { [[ ",${WINDOWS_PARTS:-demo,ext,test,book}," == *",$1,"* ]]; }
 
 # ── 1. 每个步骤的 demo 与 golden ──────────────────────────────────
+demo_ok=-
+steps_total=-
+if want demo; then
 step "demo（node.exe）：scripts/golden.ts demo"
 t0=$SECONDS
 steps_total=$(find labs/mini-agent-harness -mindepth 2 -maxdepth 2 -name expected-output.txt | wc -l)
@@ -160,6 +167,7 @@ demo_ok=$(tr -d '\r' <"$tmp/demo.txt" | grep -c '^✓ step' || true)
 echo "demo：$demo_ok/$steps_total 个步骤与 golden 一致（$((SECONDS - t0))s）"
 if [[ $demo_rc -ne 0 || $demo_ok -ne $steps_total ]]; then
   failures+=("demo：$demo_ok/$steps_total 与 golden 一致（退出码 $demo_rc）")
+fi
 fi
 
 # ── 2. Windows 写法的扩展路径 ─────────────────────────────────────
@@ -173,7 +181,7 @@ cp -r labs/scripted-provider "$tmp/ext/node_modules/scripted-provider"
 rm -rf "$tmp/ext/node_modules/scripted-provider/node_modules"
 learner_dir="$tmp/ext/学 C# 的 100% 笔记"
 mkdir -p "$learner_dir"
-for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
+want ext && for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
   name=$(basename "$step_dir")
   step "$name（node.exe，副本在「$(basename "$learner_dir")」里）：npm start -- --extension extensions\\logger.ts"
   copy="$learner_dir/$name"
@@ -195,6 +203,7 @@ for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-
 done
 
 # ── 3. 整套测试 ───────────────────────────────────────────────────
+if want test; then
 step "npm test（node.exe）：vitest run"
 t0=$SECONDS
 win_env+=("CONSOLE_BY_FILE_JSON=$(winpath "$tmp/console-by-file.json")")
@@ -228,6 +237,54 @@ else
     failures+=("测试：vitest 退出码 $test_rc，结果检查退出码 $summary_rc")
   fi
 fi
+fi
+
+# ── 4. 书站 ───────────────────────────────────────────────────────
+# book/ 的依赖在 Linux 这边装（与学习者第一次 npm run book 同一条路，.ci/run 的书站一段已经装过就不再装）；
+# 它的原生二进制（vite 5 的 esbuild、rollup）按平台分包，同上面一样用 npm pack 取与 book/node_modules 里完全相同版本的
+# win32 包，这次放进 book/node_modules 里它们该在的位置（两个 esbuild 版本不同，NODE_PATH 只能给一个），构建完再删掉。
+# Wine 里没有浏览器（CHROMIUM_PATH 指向不存在的路径），所以 21 张图都交给读者的浏览器画：这里检查的是那条路。
+if want book; then
+step "书站（node.exe）：npm run book:build"
+t0=$SECONDS
+book_rc=0
+node_modules/.bin/tsx scripts/book.ts install || book_rc=$?
+book_win=()
+if [[ $book_rc -eq 0 ]]; then
+  book_version() { node -p "require('./book/node_modules/$1/package.json').version"; }
+  # 「包名@版本 放到哪里」
+  book_packs=(
+    "@esbuild/win32-x64@$(book_version vite/node_modules/esbuild) book/node_modules/vite/node_modules/@esbuild/win32-x64"
+    "@esbuild/win32-x64@$(book_version esbuild) book/node_modules/@esbuild/win32-x64"
+    "@rollup/rollup-win32-x64-msvc@$(book_version rollup) book/node_modules/@rollup/rollup-win32-x64-msvc"
+  )
+  mkdir -p "$tmp/book-tgz"
+  for entry in "${book_packs[@]}"; do
+    spec=${entry%% *}
+    dest=${entry#* }
+    name=${spec%@*}
+    rm -f "$tmp/book-tgz/"*.tgz
+    (cd "$tmp/book-tgz" && npm pack --silent "$spec" >/dev/null) || { book_rc=1; break; }
+    mkdir -p "$dest"
+    tar -xzf "$tmp/book-tgz/"*.tgz -C "$dest" --strip-components=1
+    book_win+=("$dest")
+  done
+fi
+if [[ $book_rc -eq 0 ]]; then
+  rm -rf book/dist book/.cache book/.vitepress/cache
+  winnode "$tmp/book.txt" "$tsx_cli" scripts/book.ts build </dev/null || book_rc=$?
+  tr -d '\r' <"$tmp/book.txt"
+fi
+for dest in "${book_win[@]}"; do rm -rf "$dest"; done
+echo "书站构建用时 $((SECONDS - t0))s，退出码 $book_rc"
+book_check_rc=0
+if [[ $book_rc -eq 0 ]]; then
+  node .ci/windows/book-check.mjs "$tmp/book.txt" || book_check_rc=$?
+fi
+if [[ $book_rc -ne 0 || $book_check_rc -ne 0 ]]; then
+  failures+=("书站：构建退出码 $book_rc，产物检查退出码 $book_check_rc")
+fi
+fi
 
 # ── 结论 ──────────────────────────────────────────────────────────
 printf '\nWindows 阶段用时 %ss\n' "$((SECONDS - t_start))"
@@ -236,4 +293,8 @@ if ((${#failures[@]} > 0)); then
   printf '  %s\n' "${failures[@]}" >&2
   exit 1
 fi
-echo "Windows 阶段通过：$demo_ok/$steps_total 个 demo 与 golden 一致，扩展路径两处都对，测试全部通过"
+if [[ -n ${WINDOWS_PARTS:-} ]]; then
+  echo "Windows 阶段通过（只跑了：$WINDOWS_PARTS）"
+else
+  echo "Windows 阶段通过：$demo_ok/$steps_total 个 demo 与 golden 一致，扩展路径两处都对，测试全部通过，书站的每一章与每张图都在"
+fi

@@ -37,6 +37,8 @@ export interface FigureDeps {
 
 // 同时渲染的页面数
 const PAGES = 2;
+// 在浏览器里画全部图的期限（机器很忙时 21 张图约半分钟）
+const DRAW_DEADLINE_S = 300;
 
 export function figureKey(code: string, version: string): string {
   return crypto.createHash("sha256").update(`${version}\0${JSON.stringify(MERMAID_CONFIG)}\0${code}`).digest("hex").slice(0, 20);
@@ -139,7 +141,12 @@ export async function drawInBrowser(codes: string[], log: (line: string) => void
     const js = defaultDeps.mermaid().js;
     const lanes = Math.min(PAGES, codes.length);
     const results = new Array<Drawn>(codes.length);
-    await Promise.all(
+    let timer: NodeJS.Timeout | undefined;
+    // 浏览器卡住时不让构建一直等：过了期限就交给读者的浏览器画
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${DRAW_DEADLINE_S} 秒还没画完`)), DRAW_DEADLINE_S * 1000);
+    });
+    const work = Promise.all(
       Array.from({ length: lanes }, async (_, lane) => {
         const mine = codes.map((code, i) => ({ code, i })).filter(({ i }) => i % lanes === lane);
         const page = await browser.context.newPage();
@@ -173,6 +180,12 @@ export async function drawInBrowser(codes: string[], log: (line: string) => void
         await page.close();
       }),
     );
+    work.catch(() => {});
+    try {
+      await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
     return results;
   } catch (error) {
     return `在 ${found.name} 里画图时出错：${firstLine(error)}`;
