@@ -42,7 +42,7 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
   try {
     const body = JSON.stringify(wire.body());
     stage = "connect";
-    const doFetch = diagnoseWrongScheme(config.fetch ?? fetch); // http 与 https 写反了：说清楚，不当成断网
+    const doFetch = diagnoseWrongScheme(config.fetch ?? fetch);
     // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开；重试前的等待也会被它打断。
     // 重定向自己处理，密钥不出本源
     const outcome = await requestWithRetry(
