@@ -99,7 +99,7 @@ async function* streamReply(
     reply = decideReply(context, rules);
   } catch (error) {
     // 剧本里的回复函数写错了：同样编码成 error，而不是让异常冲出 StreamFn。
-    const errorMessage = `剧本规则出错：${error instanceof Error ? error.message : String(error)}`;
+    const errorMessage = `剧本规则出错：${describeError(error)}`;
     yield { type: "done", message: { role: "assistant", content: [], stopReason: "error", errorMessage } };
     return;
   }
@@ -156,3 +156,6 @@ export function abortOnSchedule(
     }
   };
 }
+
+// 放在末尾而不是顶部：上面的行是第 8.5 章逐行引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
+import { describeError } from "./describe-error.js";

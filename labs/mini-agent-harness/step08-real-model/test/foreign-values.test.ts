@@ -10,7 +10,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { describeError } from "../src/describe-error.js";
 import { ExtensionHost, loadExtension } from "../src/extensions.js";
+import { createFakeModel } from "../src/fake-model.js";
+import type { Rule } from "../src/rules.js";
 import { createBuiltinTools } from "../src/tools/index.js";
+import type { StreamEvent } from "../src/types.js";
 import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
 import { extensionScratch } from "./helpers/extension-scratch.js";
 
@@ -90,5 +93,15 @@ describe("命令行：三处都是一行，进程照常走完", () => {
     } finally {
       removeSandbox(sandbox);
     }
+  });
+});
+
+describe("剧本规则（学习者在 src/rules.ts 里加的）抛出坏值", () => {
+  it.each(HOSTILE)("%s：一条 error 消息，不冲出 StreamFn", async (_label, expression) => {
+    const value: unknown = new Function(`return ${expression};`)();
+    const rules: Rule[] = [{ on: "", reply: () => { throw value; } }];
+    const events: StreamEvent[] = [];
+    for await (const event of createFakeModel({ rules })({ messages: [{ role: "user", content: "随便" }] })) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: "done", message: { stopReason: "error", errorMessage: expect.stringMatching(/^剧本规则出错：./) } });
   });
 });
