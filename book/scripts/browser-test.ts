@@ -6,9 +6,10 @@
 //      每一处 Pi 引用：页面上高亮的就是被引的行，点名的符号在里面；
 //   4. 十个中文（及英文）查询在搜索框里的第一条结果属于指定的章节；
 //   5. 首页、8.5、一个代码页、一个步骤页在 1280 与 390 像素宽下的截图，写进 book/screenshots/（不进 git）；
-//   6. 高亮只分词一次的合成主题（lib/dual-theme.ts）与 Shiki 的双主题，在每种语言的样例上输出逐字节相同。
+//   6. 高亮只分词一次的合成主题（lib/dual-theme.ts）与 Shiki 的双主题，在每种语言的样例上输出逐字节相同；
+//   7. 构建时画图的那条路（lib/mermaid.ts 的 drawInBrowser）：写错的图报语法错误，写对的图画成 SVG。
 // 最后打印「N passed, M failed」。找不到 Chromium：CI 里失败，本地打印原因后跳过。
-// 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots,theme 只跑其中几项。
+// 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots,theme,draw 只跑其中几项。
 import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
     if (want("search")) await search(context, origin, watch);
     if (want("shots")) await screenshots(context, origin, data);
     if (want("theme")) await dualThemeSame();
+    if (want("draw")) await drawOneGoodOneBad();
   } finally {
     await browser.close();
     await server.close();
@@ -390,6 +392,16 @@ async function dualThemeSame(): Promise<void> {
     }
   }
   h.dispose();
+}
+
+/** 构建时画图：用书站装的 Mermaid 在真的浏览器里画一张对的、一张写错的（根目录的 npm test 没有装 Mermaid，所以这项在这里） */
+async function drawOneGoodOneBad(): Promise<void> {
+  const { drawInBrowser } = await import("./lib/mermaid.ts");
+  const drawn = await drawInBrowser(["flowchart LR\n  A-->B", "flowchart LR\n  A-->>>[B"], () => {});
+  if (!check(Array.isArray(drawn), `构建时画图没有画：${String(drawn)}`) || !Array.isArray(drawn)) return;
+  const [good, bad] = drawn;
+  check(good !== undefined && "svg" in good && good.svg.startsWith("<svg"), `写对的图没有画成 SVG：${JSON.stringify(good).slice(0, 200)}`);
+  check(bad !== undefined && "syntax" in bad && /error/i.test(bad.syntax), `写错的图没有报语法错误：${JSON.stringify(bad).slice(0, 200)}`);
 }
 
 await main();
