@@ -1,12 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../lib/paths.ts";
 import { groupFiles, matchGroup, parseReadingOrder } from "../lib/reading-order.ts";
 import { compareSteps, formatStepDiff } from "../lib/step-diff.ts";
 import { worktreeFiles } from "../lib/step-files.ts";
 import { listSteps, stepDir } from "../lib/steps.ts";
-import { stepPage } from "../../book/scripts/lib/steps.ts";
+
+// 书站的步骤页模块在运行时才导入：它的类型牵涉 book/ 自己的依赖（Shiki），根目录的类型检查不装它们（book/ 的 tsconfig 另查）
+async function bookStepPages(): Promise<{ stepPage(steps: string[], step: string, chapters: never[], hooks: never): string }> {
+  return import(pathToFileURL(path.join(repoRoot, "book", "scripts", "lib", "steps.ts")).href);
+}
 
 const README = `# stepXX
 
@@ -90,9 +95,9 @@ describe("阅读顺序（README 的 **阅读顺序** 一节）", () => {
     expect(text).toMatch(/^════ 本章的想法 ════$/m);
   });
 
-  it("书站的步骤页：文件清单与差异表按同样的组、同样的顺序", () => {
+  it("书站的步骤页：文件清单与差异表按同样的组、同样的顺序", async () => {
     const hooks = { figure: () => ({ url: "", width: 0, height: 0 }), pageFor: () => undefined, sessions: () => [] };
-    const page = stepPage(["step07-abort-extensions", "step08-real-model"], "step08-real-model", [], hooks as never);
+    const page = (await bookStepPages()).stepPage(["step07-abort-extensions", "step08-real-model"], "step08-real-model", [], hooks as never);
     const section = (title: string) => page.slice(page.indexOf(title), page.indexOf("\n## ", page.indexOf(title) + 1));
     const headings = (text: string) => [...text.matchAll(/^\*\*([^*]+)\*\*$/gm)].map((m) => m[1]);
     const declared = parseReadingOrder(fs.readFileSync(path.join(stepDir(repoRoot, "step08-real-model"), "README.md"), "utf8")).map((g) => g.title);
