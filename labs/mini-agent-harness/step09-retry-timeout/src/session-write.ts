@@ -13,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 import { sizeShown } from "./session-lines.js";
+import { shownOnOneLine } from "./session-shown.js";
 import type { Message } from "./types.js";
 
 /** 操作系统的错误码，说成人话。 */
@@ -27,11 +28,11 @@ const REASONS: Record<string, string> = {
   EIO: "磁盘读写出错",
 };
 
-/** 一个写入错误的原因：认识的错误码说成人话并附上错误码，别的原样转述。 */
+/** 一个写入错误的原因：认识的错误码说成人话并附上错误码，别的转述成一行（换行与控制字符写成看得见的样子）。 */
 export function ioReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code && Object.hasOwn(REASONS, code)) return `${REASONS[code]}（${code}）`;
-  return error instanceof Error ? error.message : String(error);
+  return shownOnOneLine(error instanceof Error ? error.message : String(error));
 }
 
 /** 确认 dir（以及已有的 file）写得进去；否则抛出一句说明。目录不存在就建出来。 */
@@ -126,11 +127,11 @@ export function appendWholeLine(file: string, line: string, maxFileBytes: number
 
 /** 停止保存时说的那句话：哪个文件、为什么、从哪条消息起没有保存。 */
 export function savingStoppedNotice(file: string, message: Message, error: unknown): string {
-  return `[会话未保存] ${path.basename(file)}：${ioReason(error)}。从${whichMessage(message)}起，这次对话的消息只显示在屏幕上、没有保存；已经保存的部分下次照常能打开`;
+  return `[会话未保存] ${shownOnOneLine(path.basename(file))}：${ioReason(error)}。从${whichMessage(message)}起，这次对话的消息只显示在屏幕上、没有保存；已经保存的部分下次照常能打开`;
 }
 
-/** 一条消息，简短地说给人听：指出说的是哪一条。 */
+/** 一条消息，简短地说给人听：指出说的是哪一条。你说的话、模型起的工具名是外来的文字，在提示里只占一行。 */
 export function whichMessage(message: Message): string {
-  if (message.role === "user") return `你说的「${message.content.length > 20 ? `${message.content.slice(0, 20)}…` : message.content}」`;
-  return message.role === "toolResult" ? `工具 ${message.toolName} 的结果` : "助手的回复";
+  if (message.role === "user") return `你说的「${shownOnOneLine(message.content, 20)}」`;
+  return message.role === "toolResult" ? `工具 ${shownOnOneLine(message.toolName, 64)} 的结果` : "助手的回复";
 }
