@@ -13,7 +13,9 @@
 import fs from "node:fs";
 import path from "node:path";
 
+import { describeError, errorCode } from "./describe-error.js";
 import { notASession } from "./session-guards.js";
+import { shownOnOneLine } from "./session-shown.js";
 
 /** 本程序写的每一行都以它开头。 */
 const ENTRY_HEAD = '{"type":"message","id":"';
@@ -34,7 +36,8 @@ export function skippableTornTail(name: string, unparsed: UnparsedLine, entryCou
   const { lineNumber, start, line, ended } = unparsed;
   // 第一条就不是会话条目：这多半不是会话文件，原样拒绝，绝不截断
   if (entryCount === 0) throw notASession(name, lineNumber);
-  const reason = error instanceof Error ? error.message : String(error);
+  // JSON.parse 的说明引用那一行的原文（可能带 ESC、换行）；被换掉的 JSON.parse 还可能抛出任何值
+  const reason = shownOnOneLine(describeError(error));
   if (ended) throw new Error(`会话文件 ${name} 第 ${lineNumber} 行不是合法的 JSON：${reason}`);
   if (!looksLikeTornWrite(line)) {
     throw new Error(
@@ -86,8 +89,8 @@ function keepAside(file: string, bytes: Buffer): string {
       fs.writeFileSync(backup, bytes, { flag: "wx" });
       return backup;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
-      throw new Error(`会话文件 ${path.basename(file)} 的最后一行不完整，但无法把它另存成 ${path.basename(backup)}（${(error as Error).message}），没有改动文件`);
+      if (errorCode(error) === "EEXIST") continue;
+      throw new Error(`会话文件 ${path.basename(file)} 的最后一行不完整，但无法把它另存成 ${path.basename(backup)}（${shownOnOneLine(describeError(error))}），没有改动文件`);
     }
   }
   throw new Error(`会话文件 ${path.basename(file)} 的最后一行不完整，但旁边已经有 100 个 .bak 文件，没有改动文件；请先清理它们`);

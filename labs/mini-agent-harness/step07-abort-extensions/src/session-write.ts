@@ -12,6 +12,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
+import { describeError, errorCode } from "./describe-error.js";
 import { sizeShown } from "./session-lines.js";
 import { shownOnOneLine } from "./session-shown.js";
 import type { Message } from "./types.js";
@@ -30,9 +31,10 @@ const REASONS: Record<string, string> = {
 
 /** 一个写入错误的原因：认识的错误码说成人话并附上错误码，别的转述成一行（换行与控制字符写成看得见的样子）。 */
 export function ioReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // 扩展换掉了 fs 的函数时，抛出的可能是任何值：读错误码、说出原因都不许再抛（describe-error.ts）
+  const code = errorCode(error);
   if (code && Object.hasOwn(REASONS, code)) return `${REASONS[code]}（${code}）`;
-  return shownOnOneLine(error instanceof Error ? error.message : String(error));
+  return shownOnOneLine(describeError(error));
 }
 
 /** 确认 dir（以及已有的 file）写得进去；否则抛出一句说明。目录不存在就建出来。 */

@@ -14,3 +14,16 @@ export function describeError(value: unknown): string {
     return `（无法转成文字的值：${typeof value}）`;
   }
 }
+
+/**
+ * 外来错误值上的错误码（ENOENT、EEXIST……）：不是字符串、读不出来就是 undefined，永远不抛。
+ * 读一个属性也会抛：Proxy 的 get 陷阱、会抛错的 getter；null 与 undefined 上根本没有属性。
+ */
+export function errorCode(value: unknown): string | undefined {
+  try {
+    const code: unknown = (value as { code?: unknown } | null | undefined)?.code;
+    return typeof code === "string" ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}

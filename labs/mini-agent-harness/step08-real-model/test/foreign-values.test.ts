@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { describeError } from "../src/describe-error.js";
 import { ExtensionHost, loadExtension } from "../src/extensions.js";
 import { createFakeModel } from "../src/fake-model.js";
+import { ReplyBuilder } from "../src/providers/reply.js";
 import type { Rule } from "../src/rules.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { StreamEvent } from "../src/types.js";
@@ -103,5 +104,20 @@ describe("剧本规则（学习者在 src/rules.ts 里加的）抛出坏值", ()
     const events: StreamEvent[] = [];
     for await (const event of createFakeModel({ rules })({ messages: [{ role: "user", content: "随便" }] })) events.push(event);
     expect(events.at(-1)).toMatchObject({ type: "done", message: { stopReason: "error", errorMessage: expect.stringMatching(/^剧本规则出错：./) } });
+  });
+});
+
+describe("拼工具参数时 JSON.parse 抛出坏值（扩展换掉了 JSON.parse）", () => {
+  it.each(HOSTILE)("%s：这一轮以一条点名工具的 error 结束，不冲出适配器", (_label, expression) => {
+    const value: unknown = new Function(`return ${expression};`)();
+    const reply = new ReplyBuilder([]);
+    const draft = reply.tool("0", "c1");
+    draft.name = "calc";
+    reply.toolArgs(draft, '{"expression":"1+1"}');
+    vi.spyOn(JSON, "parse").mockImplementationOnce(() => {
+      throw value;
+    });
+    const message = reply.finish("stop");
+    expect(message).toMatchObject({ stopReason: "error", errorMessage: expect.stringMatching(/^工具 calc 的参数不是合法的 JSON：./) });
   });
 });
