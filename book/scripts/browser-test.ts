@@ -7,9 +7,10 @@
 //   4. 十个中文（及英文）查询在搜索框里的第一条结果属于指定的章节；
 //   5. 首页、8.5、一个代码页、一个步骤页在 1280 与 390 像素宽下的截图，写进 book/screenshots/（不进 git）；
 //   6. 高亮只分词一次的合成主题（lib/dual-theme.ts）与 Shiki 的双主题，在每种语言的样例上输出逐字节相同；
-//   7. 构建时画图的那条路（lib/mermaid.ts 的 drawInBrowser）：写错的图报语法错误，写对的图画成 SVG。
+//   7. 构建时画图的那条路（lib/mermaid.ts 的 drawInBrowser）：写错的图报语法错误，写对的图画成 SVG；
+//   8. npm run exercise 列出的每个练习（连同毕业练习 pi）：所属章节页面的「实践任务」一节里有它的命令与要写的文件。
 // 最后打印「N passed, M failed」。找不到 Chromium：CI 里失败，本地打印原因后跳过。
-// 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots,theme,draw 只跑其中几项。
+// 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots,theme,draw,exercises 只跑其中几项。
 import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
     if (want("shots")) await screenshots(context, origin, data);
     if (want("theme")) await dualThemeSame();
     if (want("draw")) await drawOneGoodOneBad();
+    if (want("exercises")) await exercisesShown(context, origin, data, watch);
   } finally {
     await browser.close();
     await server.close();
@@ -204,6 +206,8 @@ async function figures(context: BrowserContext, origin: string, data: BookData, 
   const page = await context.newPage();
   let current = "";
   watch(page, () => current);
+  let shown = 0;
+  let drawnLive = 0;
   for (const c of data.chapters) {
     current = c.url;
     await page.goto(origin + c.url, { waitUntil: "load" });
@@ -226,6 +230,8 @@ async function figures(context: BrowserContext, origin: string, data: BookData, 
     });
     const expected = mermaidBlocks(c.file);
     check(imgs.length === expected, `${c.file}：图 ${imgs.length} 张（其中 ${live} 张在页面里画），Markdown 里有 ${expected} 个 mermaid 块`);
+    shown += imgs.length;
+    drawnLive += live;
     for (const img of imgs) {
       check(img.ok, `${c.file}：图 ${img.src} 没有显示出来`);
       // 在页面里取：构建时画的图是站内网址，页面里画的图是 blob: 网址
@@ -237,6 +243,7 @@ async function figures(context: BrowserContext, origin: string, data: BookData, 
     check(linkOk, `${c.file}：每张图都应该能点开看原尺寸`);
   }
   await page.close();
+  console.log(`  图 ${shown} 张，其中 ${drawnLive} 张由页面自带的 Mermaid 画`);
 }
 
 /** 代码页上高亮的行：[起, 止] 与这几行的文字 */
@@ -392,6 +399,32 @@ async function dualThemeSame(): Promise<void> {
     }
   }
   h.dispose();
+}
+
+/** 每个练习都像别的练习那样出现在所属章节的「实践任务」里：命令、要写的文件 */
+async function exercisesShown(context: BrowserContext, origin: string, data: BookData, watch: Watch): Promise<void> {
+  console.log("练习…");
+  const { EXERCISES, GRADUATION } = await import("../../scripts/lib/exercises/registry.ts");
+  const page = await context.newPage();
+  let current = "";
+  watch(page, () => current);
+  for (const e of [...EXERCISES, GRADUATION]) {
+    const key = String(e.slug ?? e.id);
+    const chapter = data.chapters.find((c) => c.file.startsWith(`${e.chapter}-`));
+    if (!check(chapter !== undefined, `练习 ${key}：书站里没有第 ${e.chapter} 章`) || chapter === undefined) continue;
+    current = chapter.url;
+    await page.goto(origin + chapter.url, { waitUntil: "load" });
+    // 「实践任务」一节：从它的标题到下一个二级标题之间的文字
+    const section = await page.evaluate(() => {
+      const h = document.getElementById("实践任务");
+      let text = "";
+      for (let el = h?.nextElementSibling; el && el.tagName !== "H2"; el = el.nextElementSibling) text += `${el.textContent ?? ""}\n`;
+      return text;
+    });
+    check(section.includes(`npm run exercise -- ${key}`), `${chapter.file}：「实践任务」里没有练习 ${key} 的命令 npm run exercise -- ${key}`);
+    check(section.includes(e.file), `${chapter.file}：「实践任务」里没有练习 ${key} 要写的文件 ${e.file}`);
+  }
+  await page.close();
 }
 
 /** 构建时画图：用书站装的 Mermaid 在真的浏览器里画一张对的、一张写错的（根目录的 npm test 没有装 Mermaid，所以这项在这里） */
