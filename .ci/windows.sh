@@ -4,11 +4,12 @@
 #   1. 每个步骤的 demo，与 expected-output.txt 比较（scripts/golden.ts demo，应当 9/9）；
 #   2. step07、step08 用 Windows 写法的扩展路径 `--extension extensions\logger.ts`，检查扩展真的加载并被调用；
 #   3. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败；
-#   4. 书站：npm run book:build（这里没有浏览器，走「图交给读者的浏览器画」那条路），检查每一章与每张图都在 book/dist/ 里。
+#   4. 书站：npm run book:build（这里没有浏览器，走「图交给读者的浏览器画」那条路），检查每一章与每张图都在 book/dist/ 里；
+#   5. 毕业练习 npm run exercise -- pi：参考答案在真正的 Pi 1.6.0 里跑（Pi 的加载器、AgentSession），要 10/10 通过。
 #
 # 运行方式：bash .ci/windows.sh   （.ci/run 在 Linux 各阶段之后调用它；以 root 运行时缺的 Debian 包会自己装上）
 #           bash .ci/windows.sh <vitest 的过滤参数…>   只跑一部分测试（调试这个脚本时用；demo 与扩展路径照常检查）
-#           WINDOWS_PARTS=book bash .ci/windows.sh   只跑其中几项（demo、ext、test、book，逗号分开；默认全部）
+#           WINDOWS_PARTS=book bash .ci/windows.sh   只跑其中几项（demo、ext、test、book、pi，逗号分开；默认全部）
 # 所有东西都装在一个临时目录里：Wine 前缀、node.exe、Windows 版原生二进制；不写进 node_modules，也不进锁文件。
 #
 # 下面凡是标着「Wine 的缺口」的，都只是为了绕开 Wine 8.0（Debian 12 的 wine64 包）自己缺的东西，
@@ -151,7 +152,7 @@ tsx_cli=node_modules/tsx/dist/cli.mjs
 [[ -f $tsx_cli ]] || fail "找不到 $tsx_cli（先在仓库根目录运行 npm ci）"
 failures=()
 # 这一次跑哪几项（默认全部）
-want() { [[ ",${WINDOWS_PARTS:-demo,ext,test,book}," == *",$1,"* ]]; }
+want() { [[ ",${WINDOWS_PARTS:-demo,ext,test,book,pi}," == *",$1,"* ]]; }
 
 # ── 1. 每个步骤的 demo 与 golden ──────────────────────────────────
 demo_ok=-
@@ -286,6 +287,49 @@ if [[ $book_rc -ne 0 || $book_check_rc -ne 0 ]]; then
 fi
 fi
 
+# ── 5. 毕业练习：参考答案在真正的 Pi 1.6.0 里跑 ─────────────────────
+# Pi 1.6.0 要 Node ≥ 22.19；这里的 node.exe 是 22.23.3，检查器就用它起 Pi 那一边（research/ 的 tsx、Pi 自己的加载器、
+# 一个模型指向本地脚本服务器的 AgentSession）。research/ 的依赖在 Linux 这边从锁文件装（.ci/run 的 research 一段装过就不再装）；
+# 它只有 tsx 的 esbuild 是原生代码，与根目录的同版本，上面 NODE_PATH 里的 win32 包就是它要的（真正的 Windows 上 npm ci 自己装）。
+# 步骤副本放在「学 C# 的 100% 笔记」里（Pi 的加载器从带 `#`、`%`、汉字的路径加载 pi/reverse.ts），用 --dir 检查。
+if want pi; then
+step "毕业练习（node.exe）：npm run exercise -- pi --dir <step07 的副本>，pi/reverse.ts 是参考答案"
+t0=$SECONDS
+pi_rc=0
+if [[ ! -f research/node_modules/@earendil-works/pi-coding-agent/package.json ]]; then
+  npm ci --prefix research --no-audit --no-fund || pi_rc=$?
+fi
+if [[ $pi_rc -eq 0 ]]; then
+  copy="$learner_dir/step07-pi"
+  cp -r labs/mini-agent-harness/step07-abort-extensions "$copy"
+  rm -rf "$copy/.sessions" "$copy/node_modules"
+  mkdir -p "$copy/pi"
+  cp solutions/step07-abort-extensions/pi/reverse.ts "$copy/pi/reverse.ts"
+  (cd "$copy" && winnode "$tmp/pi.txt" "$(winpath "$root/$tsx_cli")" "$(winpath "$root/scripts/exercise.ts")" pi --dir . </dev/null) || pi_rc=$?
+  tr -d '\r' <"$tmp/pi.txt"
+fi
+# 要的是检查器真的在 Pi 里查过：两个随机用例的结果来自 Pi 的会话记录，全部通过
+pi_missing=()
+for want in "✓ 随机用例 1/2" "✓ 随机用例 2/2" "练习 pi 通过"; do
+  tr -d '\r' <"$tmp/pi.txt" 2>/dev/null | grep -qF "$want" || pi_missing+=("「$want」")
+done
+if [[ $pi_rc -ne 0 || ${#pi_missing[@]} -gt 0 ]]; then
+  failures+=("毕业练习：退出码 $pi_rc，输出里没有 ${pi_missing[*]:-（都有）}")
+elif [[ -f $copy/pi/reverse.ts ]]; then
+  # 再查一次按 UTF-16 单元倒序的写法：要栽在含 BMP 之外字符的随机用例上（Windows 上的 ✓ 也是真比过的）
+  step "毕业练习（node.exe）：按 UTF-16 单元倒序的 pi/reverse.ts 要 ✗"
+  sed -i 's/\[\.\.\.text\]\.reverse()/text.split("").reverse()/' "$copy/pi/reverse.ts"
+  grep -qF 'text.split("").reverse()' "$copy/pi/reverse.ts" || fail "参考答案里没有 [...text].reverse()，改不出 UTF-16 的写法（.ci/windows.sh 的毕业练习一段要跟着改）"
+  utf16_rc=0
+  (cd "$copy" && winnode "$tmp/pi-utf16.txt" "$(winpath "$root/$tsx_cli")" "$(winpath "$root/scripts/exercise.ts")" pi --dir . </dev/null) || utf16_rc=$?
+  tr -d '\r' <"$tmp/pi-utf16.txt"
+  if [[ $utf16_rc -eq 0 ]] || ! tr -d '\r' <"$tmp/pi-utf16.txt" | grep -qF "✗ 随机用例 1/2"; then
+    failures+=("毕业练习：按 UTF-16 单元倒序的写法没有栽在随机用例 1/2 上（退出码 $utf16_rc）")
+  fi
+fi
+echo "毕业练习用时 $((SECONDS - t0))s"
+fi
+
 # ── 结论 ──────────────────────────────────────────────────────────
 printf '\nWindows 阶段用时 %ss\n' "$((SECONDS - t_start))"
 if ((${#failures[@]} > 0)); then
@@ -296,5 +340,5 @@ fi
 if [[ -n ${WINDOWS_PARTS:-} ]]; then
   echo "Windows 阶段通过（只跑了：$WINDOWS_PARTS）"
 else
-  echo "Windows 阶段通过：$demo_ok/$steps_total 个 demo 与 golden 一致，扩展路径两处都对，测试全部通过，书站的每一章与每张图都在"
+  echo "Windows 阶段通过：$demo_ok/$steps_total 个 demo 与 golden 一致，扩展路径两处都对，测试全部通过，书站的每一章与每张图都在，毕业练习在 Pi 1.6.0 里通过"
 fi
