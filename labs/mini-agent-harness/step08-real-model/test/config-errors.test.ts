@@ -6,7 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 
-import { resolveProviderConfig } from "../src/providers/index.js";
+import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
+import { createProviderStream, resolveProviderConfig } from "../src/providers/index.js";
+import { createOpenAIStream } from "../src/providers/openai-completions.js";
+import { collect } from "./helpers/providers.js";
 import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
 import { rawServers } from "./helpers/raw-server.js";
 
@@ -82,5 +85,50 @@ describe("命令行：启动时就拒绝，退出码 2，不发请求、不建�
     expect(lines[0]).not.toContain("网络错误");
     expect(server.requests).toEqual([]);
     expect(fs.existsSync(path.join(dir, ".sessions"))).toBe(false);
+  });
+});
+
+describe("在代码里造的设置（不经过环境变量）：同样的检查，一条「构造请求失败」，一个请求都不发", () => {
+  // 服务器真的在听：有一个请求发出去，requests 里就会有它
+  const cases = (origin: string): Array<[string, string, string[]]> => [
+    ["全角冒号", origin.replace("://", "：//"), ["「：」", "全角"]],
+    ["没有协议", `${origin.replace("http://", "")}/v1`, ["http:// 或 https://"]],
+    ["账号口令", origin.replace("://", "://me:s3cret@"), ["user:password@"]],
+    ["两头的引号", `"${origin}/v1"`, ["引号"]],
+    ["零宽空格", `${origin}/v1\u200b`, ["U+200B"]],
+    ["行尾的注释", `${origin}/v1 # 本机`, ["#"]],
+  ];
+
+  it.each(["openai", "anthropic"] as const)("%s：每一种写错的 baseUrl", async (api) => {
+    const server = await serve((_req, res) => res.end());
+    for (const [label, baseUrl, parts] of cases(server.origin)) {
+      const create = api === "anthropic" ? createAnthropicStream : createOpenAIStream;
+      const { deltas, message } = await collect(create({ baseUrl, apiKey: KEY, model: "m" }));
+      expect(deltas, label).toEqual([]);
+      expect(message.stopReason, label).toBe("error");
+      expect(message.errorMessage, label).toMatch(/^构造请求失败：baseUrl /);
+      for (const part of parts) expect(message.errorMessage, label).toContain(part);
+      expect(message.errorMessage, label).not.toContain("网络错误");
+      expect(message.errorMessage, label).not.toContain("s3cret");
+    }
+    expect(server.requests).toEqual([]);
+  });
+
+  it("密钥里混进了看不见的字符或汉字：点名 apiKey 与第几个字符，不打印密钥", async () => {
+    const server = await serve((_req, res) => res.end());
+    for (const apiKey of [`${KEY}\u200b`, `sk-中文-${KEY}`]) {
+      const { message } = await collect(createOpenAIStream({ baseUrl: `${server.origin}/v1`, apiKey, model: "m" }));
+      expect(message.errorMessage).toMatch(/^构造请求失败：apiKey 的第 \d+ 个字符是/);
+      expect(message.errorMessage).not.toContain(KEY);
+    }
+    expect(server.requests).toEqual([]);
+  });
+
+  it("createProviderStream 也一样；正常的设置照常发出请求", async () => {
+    const server = await serve((_req, res) => res.end());
+    const bad = await collect(createProviderStream({ api: "openai", baseUrl: "api.example.com/v1", apiKey: KEY, model: "m" }));
+    expect(bad.message.errorMessage).toMatch(/^构造请求失败：baseUrl 要以 http:\/\/ 或 https:\/\/ 开头/);
+    await collect(createProviderStream({ api: "openai", baseUrl: `${server.origin}/v1`, apiKey: "", model: "m" }));
+    expect(server.requests).toHaveLength(1);
   });
 });

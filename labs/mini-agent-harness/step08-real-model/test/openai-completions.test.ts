@@ -244,10 +244,10 @@ describe("OpenAI Chat Completions：失败都变成 stopReason error，流从不
 });
 
 describe("OpenAI Chat Completions：配置写错也不抛异常", () => {
-  it("baseUrl 少了 http://：网络错误里带上出错的地址", async () => {
+  it("baseUrl 少了 http://：是设置写错，不是网络错误；说法与启动时的检查相同，带上出错的地址", async () => {
     const stream = createOpenAIStream({ baseUrl: "api.example.com/v1", apiKey: KEY, model: "m" });
     const { message } = await collect(stream);
-    expect(message.errorMessage).toMatch(/^网络错误：Failed to parse URL from api\.example\.com\/v1\/chat\/completions/);
+    expect(message.errorMessage).toBe("构造请求失败：baseUrl 要以 http:// 或 https:// 开头，收到的是：api.example.com/v1");
   });
 
   it("请求体无法序列化（工具的参数说明里有环）：构造请求失败", async () => {

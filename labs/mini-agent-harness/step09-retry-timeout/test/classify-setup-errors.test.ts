@@ -54,3 +54,16 @@ describe("TLS 与回复上限：分类为 fatal，不重试", () => {
     expect(classifyAssistantError({ ...message, errorMessage: "回复太长：一个事件超过上限 8,000,500 字节还没结束，已停止接收" })).toBe("fatal");
   });
 });
+
+describe("在代码里造的设置写错：构造请求失败，分类为 fatal，不重试", () => {
+  it.each([
+    ["没有协议、端口像 5xx", "api.example.com:500/v1"],
+    ["全角冒号", "https：//api.example.com/v1"],
+    ["账号口令", "https://me:s3cret@api.example.com:503/v1"],
+    ["两头的引号、路径里有 timeout", '"https://api.example.com/timeout"'],
+  ])("%s", async (_label, baseUrl) => {
+    const message = await failureAt(baseUrl);
+    expect(message.errorMessage).toMatch(/^构造请求失败：baseUrl /);
+    expect(classifyAssistantError(message)).toBe("fatal");
+  });
+});

@@ -60,12 +60,13 @@ describe("createProviderStream", () => {
     await server?.close();
   });
 
-  it("密钥里混进了换行：fetch 拒绝这个请求头，报错原文里带着密钥，交出去之前被抹掉", async () => {
+  it("密钥里混进了换行：发请求之前就点名第几个字符（同启动时的检查），密钥一个字也不打印", async () => {
     const bad = `sk-line\nbreak-${KEY}`;
     const { message } = await collect(createProviderStream({ api: "openai", baseUrl: "http://127.0.0.1:9/v1", apiKey: bad, model: "m" }));
     expect(message.stopReason).toBe("error");
-    expect(message.errorMessage).toContain("***");
+    expect(message.errorMessage).toMatch(/^构造请求失败：apiKey 的第 8 个字符是看不见的 U\+000A/);
     expect(message.errorMessage).not.toContain("break-");
+    expect(message.errorMessage).not.toContain("sk-line");
   });
 
   it("两种协议对同一段脚本给出同样的消息", async () => {

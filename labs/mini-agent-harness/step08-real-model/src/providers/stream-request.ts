@@ -38,6 +38,7 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
   const reply = new ReplyBuilder([config.apiKey, ...querySecrets(config.baseUrl)]);
   let stage: "build" | "connect" | "read" = "build";
   try {
+    checkConnectionSettings(config);
     const body = JSON.stringify(wire.body());
     stage = "connect";
     const doFetch = diagnoseWrongScheme(config.fetch ?? fetch);
@@ -90,3 +91,6 @@ function isEventStream(response: Response): boolean {
   const type = response.headers.get("content-type");
   return type === null || type.toLowerCase().includes("text/event-stream");
 }
+
+// 放在末尾而不是顶部：上面的行是书里按行号引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
+import { checkConnectionSettings } from "./settings-check.js";

@@ -47,3 +47,16 @@ function describeChar(ch: string): string {
 function shown(value: string): string {
   return value.replace(/\/\/[^/@\s]*@/, "//***@").replace(/\?.*$/, "?…");
 }
+
+/**
+ * 在代码里直接造的设置（测试、脚本、自己写的程序，不经过环境变量与启动时的检查）：同样的规矩。
+ * streamRequest 在发请求之前调用它；写错就抛出同一句说明，这一轮以「构造请求失败：…」结束，不发请求、不重试。
+ */
+export function checkConnectionSettings(config: { baseUrl: unknown; apiKey: unknown }): void {
+  const { baseUrl, apiKey } = config;
+  const problem =
+    typeof baseUrl !== "string" ? `baseUrl 要是一个字符串，收到的是 ${typeof baseUrl}`
+    : typeof apiKey !== "string" ? `apiKey 要是一个字符串（没有密钥就写空串），收到的是 ${typeof apiKey}`
+    : baseUrlProblem("baseUrl", baseUrl) ?? (apiKey ? apiKeyProblem("apiKey", apiKey) : undefined);
+  if (problem) throw new Error(problem);
+}
