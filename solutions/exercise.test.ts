@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { walkFiles } from "../scripts/lib/walk-files.ts";
 import { runCli } from "../scripts/lib/exercises/cli.ts";
-import { EXERCISES } from "../scripts/lib/exercises/registry.ts";
+import { EXERCISES, GRADUATION } from "../scripts/lib/exercises/registry.ts";
 import { formatReport, runExercise } from "../scripts/lib/exercises/run.ts";
 import { isDeepStrictEqual } from "node:util";
 
@@ -575,6 +575,25 @@ describe("npm run exercise 的列表与提示", () => {
     expect(after.out.match(/^✓ /gm), after.out).toHaveLength(EXERCISES.length);
     expect(after.out).toContain(`${EXERCISES.length}/${EXERCISES.length} 完成`);
     expect(after.out).toContain("全部完成");
+  });
+
+  it("毕业练习列在最后、另算：完成数那一行说出第 8 章的几个，也说出毕业练习是否通过", async () => {
+    const out = async (graduationPasses: boolean) => {
+      let text = "";
+      await runCli([], {
+        root,
+        stateFile: stateFile(),
+        write: (t) => (text += t),
+        graduation: true,
+        // 只看列表怎么数：第 8 章的练习都算没开始，毕业练习按参数通过或不通过
+        check: async (exercise) => ({ checks: [{ name: "x", ok: exercise.slug === GRADUATION.slug && graduationPasses }], notStarted: exercise.slug !== GRADUATION.slug }) as never,
+      });
+      return text;
+    };
+    const failing = await out(false);
+    expect(failing.match(/^✗ /gm)).toHaveLength(EXERCISES.length + 1);
+    expect(failing).toContain(`0/${EXERCISES.length} 完成（第 8 章的 ${EXERCISES.length} 个练习；毕业练习 pi 另算：还没通过）`);
+    expect(await out(true)).toContain(`0/${EXERCISES.length} 完成（第 8 章的 ${EXERCISES.length} 个练习；毕业练习 pi 另算：通过）`);
   });
 
   it("--hint 一次多一级：点拨 → 位置 → 轮廓，停在第 3 级；各练习分开记", async () => {

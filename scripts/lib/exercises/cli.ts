@@ -164,7 +164,8 @@ async function listAll(env: CliEnv, p: Paint): Promise<number> {
   }
   // 毕业练习列在最后，不算进上面的完成数：它要先 npm ci --prefix research
   const graduated = env.graduation ? await line(GRADUATION) : true;
-  env.write(`\n${done}/${EXERCISES.length} 完成\n`);
+  const graduationState = env.graduation ? `（第 8 章的 ${EXERCISES.length} 个练习；毕业练习 ${GRADUATION.slug} 另算：${graduated ? "通过" : "还没通过"}）` : "";
+  env.write(`\n${done}/${EXERCISES.length} 完成${graduationState}\n`);
   if (next) env.write(`下一个：${commandFor(next)}（第 ${next.chapter} 章「实践任务」：${next.title}）\n`);
   else if (!graduated) env.write(`下一个：${commandFor(GRADUATION)}（${GRADUATION.title}；先 npm ci --prefix research）\n`);
   else env.write("全部完成。\n");
