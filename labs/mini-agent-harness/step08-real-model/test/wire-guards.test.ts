@@ -127,6 +127,38 @@ describe("字符集：照响应声明的解码；没声明又不是 UTF-8 时警
     expect(deltas.join("")).toBe("你好");
   });
 
+  it.each([
+    ["UTF-16LE", [0xff, 0xfe], (text: string) => Buffer.from(text, "utf16le")],
+    ["UTF-16BE", [0xfe, 0xff], (text: string) => Buffer.from(text, "utf16le").swap16()],
+  ] as const)("没声明字符集、正文以 %s 的 BOM 开头：照 BOM 解码，不警告", async (_label, bom, encode) => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const bytes = Buffer.concat([Buffer.from(bom), encode(hello("你好，世界😀"))]);
+      const server = await serve((_req, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        // 一个字节、一个字节地开头：BOM 被拆在两次写入里，一个字符的两个字节也被拆开
+        res.write(bytes.subarray(0, 1));
+        res.write(bytes.subarray(1, 3), () => res.end(bytes.subarray(3)));
+      });
+      const { message, deltas } = await collect(openai(server.origin));
+      expect(message.stopReason).toBe("stop");
+      expect(deltas.join("")).toBe("你好，世界😀");
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("没声明字符集、开头不是 BOM 的 UTF-8：原样照读（只有一个字节的正文也不卡住）", async () => {
+    const body = hello("好");
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(body.slice(0, 1), () => res.end(body.slice(1)));
+    });
+    const { deltas } = await collect(openai(server.origin));
+    expect(deltas.join("")).toBe("好");
+  });
+
   it("没声明字符集、字节却不是 UTF-8（其实是 gbk）：打印一行警告，说明里点名字符集", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {

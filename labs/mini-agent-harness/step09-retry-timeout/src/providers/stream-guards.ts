@@ -3,7 +3,7 @@
  *   - 大小有上限：一条回复（文字、推理与工具参数合计）、一个还没结束的事件，到了上限就停，
  *     而不是让内存一路涨到几个 GB、最后被说成「流中断」；
  *   - 字符集：SSE 本该是 UTF-8。声明了别的（gbk、UTF-16）就照声明解码；
- *     没声明、字节却不是合法的 UTF-8，警告一次，不悄悄显示乱码。
+ *     没声明的先看开头的 BOM（UTF-16 照它解码）；字节却不是合法的 UTF-8，警告一次，不悄悄显示乱码。
  */
 
 /** 一条回复最多这么多字符：写进会话文件时每个字符最多 6 字节（\u0000 转义），仍在会话读取器 64 MiB 一行的上限之内。 */
@@ -25,7 +25,7 @@ export function checkReplySize(size: number): number {
 /** 响应体换成 UTF-8 字节，并数着每个事件的大小。 */
 export function guardedBody(response: Response, body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(response.headers.get("content-type") ?? "")?.[1]?.toLowerCase();
-  if (charset === undefined || charset === "utf-8" || charset === "utf8") return body.pipeThrough(checkUtf8(charset)).pipeThrough(limitEvents());
+  if (charset === undefined || charset === "utf-8" || charset === "utf8") return body.pipeThrough(decodeByBom()).pipeThrough(checkUtf8(charset)).pipeThrough(limitEvents());
   let decoder: TextDecoderStream;
   try {
     decoder = new TextDecoderStream(charset);
@@ -51,6 +51,43 @@ function checkUtf8(charset: string | undefined): TransformStream<Uint8Array, Uin
         }
       }
       controller.enqueue(chunk);
+    },
+  });
+}
+
+/**
+ * 正文以 UTF-16 的 BOM 开头（FF FE 是 LE，FE FF 是 BE）：那就是 UTF-16，content-type 没写或写成 UTF-8 也一样
+ * （WHATWG 的编码标准里 BOM 优先于声明）。照 BOM 解码、换成 UTF-8 交给下游；别的字节原样放行。
+ * 开头两个字节可能分在两个块里：凑够两个字节再判断。
+ */
+function decodeByBom(): TransformStream<Uint8Array, Uint8Array> {
+  let head: Uint8Array | undefined = new Uint8Array(0);
+  let utf16: InstanceType<typeof TextDecoder> | undefined;
+  const encoder = new TextEncoder();
+  const pass = (chunk: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void => {
+    if (!utf16) return controller.enqueue(chunk);
+    const text = utf16.decode(chunk, { stream: true });
+    if (text) controller.enqueue(encoder.encode(text));
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (!head) return pass(chunk, controller);
+      const joined = new Uint8Array(head.length + chunk.length);
+      joined.set(head);
+      joined.set(chunk, head.length);
+      if (joined.length < 2) {
+        head = joined;
+        return;
+      }
+      head = undefined;
+      const label = joined[0] === 0xff && joined[1] === 0xfe ? "utf-16le" : joined[0] === 0xfe && joined[1] === 0xff ? "utf-16be" : undefined;
+      if (label) utf16 = new TextDecoder(label); // 解码器自己去掉 BOM
+      pass(joined, controller);
+    },
+    flush(controller) {
+      if (head?.length) controller.enqueue(head); // 整个正文不到两个字节
+      const rest = utf16?.decode();
+      if (rest) controller.enqueue(encoder.encode(rest));
     },
   });
 }
