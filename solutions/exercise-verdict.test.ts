@@ -101,12 +101,14 @@ describe("npm run exercise 总给出结论", () => {
   }, 300_000);
 
   it("练习文件在检查时改了检查器的文件：✗ 点名被改的文件，结论不算数", async () => {
-    // 检查器的一份副本（scripts/，node_modules 指回仓库的）：学习者的代码改的是副本，不是仓库里的检查器
-    const base = fs.mkdtempSync(path.join(os.tmpdir(), "exercise-verdict-"));
+    // 检查器的一份副本（scripts/）：学习者的代码改的是副本，不是仓库里的检查器
+    // 副本放在仓库的 node_modules/.cache 下：Node 往上找包时找到仓库的 node_modules，不用链接（Wine 里 junction 上的解析会失败）
+    const cache = path.join(root, "node_modules", ".cache");
+    fs.mkdirSync(cache, { recursive: true });
+    const base = fs.mkdtempSync(path.join(cache, "exercise-verdict-"));
     temps.push(base);
     fs.cpSync(path.join(root, "scripts"), path.join(base, "scripts"), { recursive: true, filter: () => true });
     fs.copyFileSync(path.join(root, "package.json"), path.join(base, "package.json")); // "type": "module"
-    fs.symlinkSync(path.join(root, "node_modules"), path.join(base, "node_modules"), "junction");
     const edit = `import fs from "node:fs";\nfs.appendFileSync(new URL("../../../../scripts/lib/exercises/run.ts", import.meta.url), "\\n// 让它通过\\n");\n`;
     const dir = step07(edit + solution, base);
     const { code, out } = await exercise(["7", "--dir", dir], {}, base);

