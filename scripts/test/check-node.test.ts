@@ -92,8 +92,11 @@ describe("作为一个进程运行", () => {
       console.log("找不到 npm 的 CLI（node.exe 旁边没有 npm-cli.js），跳过 npm run demo 的这一项");
       test.skip();
     }
-    const options = { cwd: repoRoot, env: { ...process.env, NODE_OPTIONS: `--require ${JSON.stringify(fake)}` }, stdio: ["ignore", "pipe", "pipe"] } as const;
-    const child = npmCli !== undefined ? spawn(process.execPath, [npmCli, "run", "demo"], options) : spawn("npm run demo", { ...options, shell: true });
+    const env = { ...process.env, NODE_OPTIONS: `--require ${JSON.stringify(fake)}` };
+    const child =
+      npmCli !== undefined
+        ? spawn(process.execPath, [npmCli, "run", "demo"], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] })
+        : spawn("npm run demo", { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"], shell: true });
     test.onTestFinished(() => {
       child.kill("SIGKILL");
     });
