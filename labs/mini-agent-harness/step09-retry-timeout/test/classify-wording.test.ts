@@ -36,6 +36,20 @@ describe("表一：溢出的另一种写法也认", () => {
   });
 });
 
+describe("我们自己格式的前缀只认开头", () => {
+  it("表二的 HTTP 429：只认开头的：溢出的文案里引用了一句 HTTP 429，照样算溢出", () => {
+    expect(isContextOverflow(failed("HTTP 429：too many tokens"))).toBe(false);
+    expect(isContextOverflow(failed("HTTP 400：prompt is too long (earlier HTTP 429：slow down)"))).toBe(true);
+  });
+
+  it("表三的「回复太长：」「构造请求失败：」「TLS 错误：」只认开头的：服务器 503 的正文里碰巧写着它们，照样重试", () => {
+    for (const quoted of ["回复太长：", "构造请求失败：", "TLS 错误："]) {
+      expect(isRetryableAssistantError(failed(`${quoted}x`))).toBe(false);
+      expect(isRetryableAssistantError(failed(`HTTP 503：upstream said ${quoted}x`))).toBe(true);
+    }
+  });
+});
+
 describe("表三：不可重试的另一种写法也认", () => {
   it.each([
     ["冒号前有空格", 'HTTP 429：{"error":{"code" : "1308","message":"套餐用量已达上限"}}'],
