@@ -121,6 +121,7 @@ describe("构建时画不了图：构建照样完成", () => {
     const reason = await drawInBrowser(["flowchart LR\n  A-->B"], () => {});
     expect(typeof reason).toBe("string");
     expect(reason).toContain(`CHROMIUM_PATH（${wrapper}）起不来`);
+    expect(reason).toContain("一启动就退出了");
     expect(reason).not.toContain("\n");
   });
 

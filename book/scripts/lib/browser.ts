@@ -67,6 +67,12 @@ export function firstLine(error: unknown): string {
   return (text.split("\n").find((l) => l.trim() !== "") ?? text).trim().slice(0, 300);
 }
 
+/** 浏览器起不来的原因：Playwright 对「一启动就退出」只说「Target … has been closed」，替读者翻译一下 */
+export function launchFailure(error: unknown): string {
+  const line = firstLine(error);
+  return /has been closed|Browser closed|process did exit/i.test(line) ? `它一启动就退出了（${line}）` : line;
+}
+
 const ARGS = [
   "--headless",
   "--no-sandbox",

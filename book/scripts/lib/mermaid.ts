@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { findBrowser, firstLine, launchBrowser } from "./browser.ts";
+import { findBrowser, firstLine, launchBrowser, launchFailure } from "./browser.ts";
 import { BookError } from "./book-error.ts";
 import { MERMAID_CONFIG, MERMAID_SCRIPT_URL, svgSize } from "./mermaid-config.ts";
 import { BOOK_DIR, CACHE_DIR } from "./paths.ts";
@@ -134,7 +134,7 @@ export async function drawInBrowser(codes: string[], log: (line: string) => void
   try {
     browser = await launchBrowser(found);
   } catch (error) {
-    return `${found.name}（${found.path}）起不来：${firstLine(error)}`;
+    return `${found.name}（${found.path}）起不来：${launchFailure(error)}`;
   }
   log(`画图用的浏览器：${found.name}（${found.path}）`);
   try {
