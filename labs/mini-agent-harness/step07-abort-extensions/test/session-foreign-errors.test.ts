@@ -16,6 +16,7 @@ import { Session } from "../src/session.js";
 import { skippableTornTail } from "../src/session-tail.js";
 import { ioReason } from "../src/session-write.js";
 import type { Message } from "../src/types.js";
+import { HOSTILE_VALUES } from "./helpers/hostile-values.js";
 
 let dir: string;
 beforeEach(() => {
@@ -26,15 +27,8 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** 几种坏值：[说明, 造出它的函数]（每次新造一个，Proxy 的陷阱才不会被前一个测试用掉）。 */
-const HOSTILE: Array<[string, () => unknown]> = [
-  ["Object.create(null)", () => Object.create(null)],
-  ["message 一读就抛的 Error", () => Object.defineProperty(new Error("x"), "message", { get() { throw new Error("getter 也崩了"); } })],
-  ["每个陷阱都抛的 Proxy", () => new Proxy({}, new Proxy({}, { get: () => () => { throw new Error("陷阱"); } }))],
-  ["toString 会抛的对象", () => ({ toString() { throw new Error("toString 崩了"); } })],
-  ["Symbol", () => Symbol("坏")],
-  ["undefined", () => undefined],
-];
+/** 几种坏值，再加上 undefined */
+const HOSTILE: Array<[string, () => unknown]> = [...HOSTILE_VALUES, ["undefined", () => undefined]];
 
 const user = (content: string): Message => ({ role: "user", content });
 const entry = (id: string, parentId: string | null, message: Message): string => JSON.stringify({ type: "message", id, parentId, message });

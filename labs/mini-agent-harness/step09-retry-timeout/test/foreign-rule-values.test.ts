@@ -9,16 +9,9 @@ import { createFakeModel } from "../src/fake-model.js";
 import type { Rule } from "../src/rules.js";
 import { ToolRegistry } from "../src/tools/types.js";
 import type { StreamEvent } from "../src/types.js";
+import { HOSTILE_VALUES } from "./helpers/hostile-values.js";
 
-const HOSTILE: Array<[string, () => unknown]> = [
-  ["Object.create(null)", () => Object.create(null)],
-  ["message 一读就抛的 Error", () => Object.defineProperty(new Error("x"), "message", { get() { throw new Error("getter 也崩了"); } })],
-  ["每个陷阱都抛的 Proxy", () => new Proxy({}, new Proxy({}, { get: () => () => { throw new Error("陷阱"); } }))],
-  ["toString 会抛的对象", () => ({ toString() { throw new Error("toString 崩了"); } })],
-  ["Symbol", () => Symbol("坏")],
-];
-
-describe.each(HOSTILE)("抛出的是 %s", (_label, make) => {
+describe.each(HOSTILE_VALUES)("抛出的是 %s", (_label, make) => {
   it("剧本规则里抛：一条「剧本规则出错」的 error 消息，不冲出 StreamFn", async () => {
     const rules: Rule[] = [{ on: "", reply: () => { throw make(); } }];
     const events: StreamEvent[] = [];
