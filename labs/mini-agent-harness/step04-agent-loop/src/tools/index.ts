@@ -4,6 +4,7 @@
  * 都变成一条 isError 的结果交回模型，循环照常往下走。
  */
 
+import { describeError } from "../describe-error.js";
 import type { ToolCall, ToolResultMessage } from "../types.js";
 import { calcTool } from "./calc.js";
 import type { ToolDefinition, ToolOutput } from "./types.js";
@@ -30,6 +31,6 @@ async function run(tools: ToolDefinition[], toolCall: ToolCall): Promise<ToolOut
   try {
     return await tool.execute(toolCall.arguments);
   } catch (error) {
-    return { content: `工具 ${tool.name} 出错：${error instanceof Error ? error.message : String(error)}`, isError: true };
+    return { content: `工具 ${tool.name} 出错：${describeError(error)}`, isError: true }; // 你写的工具可能抛出任何值
   }
 }

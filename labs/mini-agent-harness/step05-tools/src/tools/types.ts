@@ -4,6 +4,7 @@
  * 内置工具（calc、read_file）与扩展注册的工具走的是同一个注册表，宿主不区分来源。
  */
 
+import { describeError } from "../describe-error.js";
 import type { ToolCall, ToolResultMessage, ToolSpec } from "../types.js";
 import { validateArguments } from "./validate.js";
 
@@ -81,7 +82,7 @@ export class ToolRegistry {
     try {
       return await tool.execute(toolCall.arguments, context);
     } catch (error) {
-      return { content: `工具 ${tool.name} 出错：${error instanceof Error ? error.message : String(error)}`, isError: true };
+      return { content: `工具 ${tool.name} 出错：${describeError(error)}`, isError: true }; // 你写的工具可能抛出任何值
     }
   }
 }
