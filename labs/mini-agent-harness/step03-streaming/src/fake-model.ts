@@ -6,6 +6,7 @@
  * 全程离线、结果确定，所以每一步的 demo 都能和 golden 文件逐字比对。
  */
 
+import { describeError } from "./describe-error.js";
 import { pickRule, RULES, type Rule } from "./rules.js";
 import type { AssistantMessage, Context, StreamEvent, StreamFn } from "./types.js";
 
@@ -57,7 +58,7 @@ async function* streamReply(context: Context, rules: Rule[], delayMs: number): A
     reply = decideReply(context, rules);
   } catch (error) {
     // 剧本里的回复函数写错了：同样编码成 error，而不是让异常冲出 StreamFn。
-    const errorMessage = `剧本规则出错：${error instanceof Error ? error.message : String(error)}`;
+    const errorMessage = `剧本规则出错：${describeError(error)}`; // 你写的规则可能抛出任何值
     yield { type: "done", message: { role: "assistant", content: [], stopReason: "error", errorMessage } };
     return;
   }
