@@ -81,4 +81,18 @@ describe("looksLikeTornWrite：本程序写出的一行，截在任何一个字�
   ])("不是写到一半：%s", (_label, line) => {
     expect(looksLikeTornWrite(line)).toBe(false);
   });
+
+  it.each([
+    ['{"type":"mes', true],
+    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user","content":"一\\', true],
+    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"assistant","content":[{"type":"toolCall","arguments":{"n":-1.', true],
+    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user","content":"一"},"x":tr', true],
+    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user","content":"一"}},', false],
+    ['{"type":"message", "id":"e2"', false],
+    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user",,', false],
+    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user"]', false],
+    ['{"name":"x"', false],
+  ])("本程序写到一半的样子？%s → %s", (line, expected) => {
+    expect(looksLikeTornWrite(line)).toBe(expected);
+  });
 });

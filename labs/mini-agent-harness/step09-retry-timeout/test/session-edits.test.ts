@@ -10,7 +10,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { loadSession, Session } from "../src/session.js";
 import { MAX_SESSION_BYTES } from "../src/session-lines.js";
-import { looksLikeTornWrite } from "../src/session-tail.js";
 import { entryLine } from "../src/session-write.js";
 import type { Message } from "../src/types.js";
 import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
@@ -94,20 +93,6 @@ describe("第 1 条：学习者改过的最后一行不会被截掉", () => {
     vi.restoreAllMocks();
     expect(fs.readFileSync(file, "utf8")).toBe(content);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
-  });
-
-  it.each([
-    ['{"type":"mes', true],
-    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user","content":"一\\', true],
-    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"assistant","content":[{"type":"toolCall","arguments":{"n":-1.', true],
-    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user","content":"一"},"x":tr', true],
-    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user","content":"一"}},', false],
-    ['{"type":"message", "id":"e2"', false],
-    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user",,', false],
-    ['{"type":"message","id":"e2","parentId":"e1","message":{"role":"user"]', false],
-    ['{"name":"x"', false],
-  ])("本程序写到一半的样子？%s → %s", (line, expected) => {
-    expect(looksLikeTornWrite(line)).toBe(expected);
   });
 });
 
