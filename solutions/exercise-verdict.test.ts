@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { READY, startWatch } from "../scripts/bench/watch-latency.ts";
 import { dirProblem, parseArgs, runCli } from "../scripts/lib/exercises/cli.ts";
 import { findExercise } from "../scripts/lib/exercises/registry.ts";
-import { resolveTsxCli } from "../scripts/lib/tsx-cli.ts";
+import { resolveTsxLoader } from "../scripts/lib/tsx-cli.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -38,10 +38,13 @@ function step07(source: string, base = fs.mkdtempSync(path.join(os.tmpdir(), "ex
   return dir;
 }
 
-/** 运行 npm run exercise（scripts/exercise.ts 在 checkerRoot 下），收集输出和退出码。 */
+/**
+ * 运行 npm run exercise（scripts/exercise.ts 在 checkerRoot 下），收集输出和退出码。
+ * 用 node --import 挂上 tsx 的加载器，不经过 tsx 命令行：那只是再起一个带着同一加载器的 node，每个用例白白多一个进程。
+ */
 function exercise(args: string[], env: NodeJS.ProcessEnv = {}, checkerRoot = root): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [resolveTsxCli(), path.join(checkerRoot, "scripts", "exercise.ts"), ...args], {
+    const child = spawn(process.execPath, ["--import", resolveTsxLoader(), path.join(checkerRoot, "scripts", "exercise.ts"), ...args], {
       cwd: checkerRoot,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, npm_package_name: "", FORCE_COLOR: "0", NO_COLOR: "1", ...env },
