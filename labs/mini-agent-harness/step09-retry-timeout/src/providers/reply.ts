@@ -120,7 +120,7 @@ function parseArguments(json: string, settled: boolean): Record<string, unknown>
   if (json.trim() === "") return settled ? {} : "参数还没收完";
   try {
     const value: unknown = JSON.parse(json);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return tooDeep(value) ?? (value as Record<string, unknown>);
     return "参数必须是一个 JSON 对象";
   } catch (error) {
     return describeError(error); // 扩展换掉了 JSON.parse 时，抛出的可能是任何值
@@ -129,3 +129,4 @@ function parseArguments(json: string, settled: boolean): Record<string, unknown>
 
 // 放在末尾而不是顶部：上面的行是第 8.6、8.7 章按行号引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
 import { describeError } from "../describe-error.js";
+import { tooDeep } from "./wire-shape.js";
