@@ -7,6 +7,8 @@
  * 所以每一行在加载时就按这里的规则检查，错了就说清楚是哪个字段、收到的是什么。
  */
 
+import { MAX_ENTRY_DEPTH, tooDeep } from "./json-depth.js";
+
 /** 是不是一个普通对象（不含 null 和数组）。 */
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -23,6 +25,9 @@ function shown(value: unknown): string {
  * 不认识的条目类型只检查 id 与 parentId：它们是别的版本写的，留在 parentId 链上即可。
  */
 export function entryProblem(entry: unknown): string | undefined {
+  // 先数层数：太深的值连说出「收到的是什么」（JSON.stringify）都会用完调用栈
+  const deep = tooDeep(entry, MAX_ENTRY_DEPTH);
+  if (deep) return deep;
   if (!isRecord(entry)) return `应当是一个 JSON 对象，收到的是 ${shown(entry)}`;
   if (typeof entry.type !== "string") return `缺少字符串字段 type，收到的是 ${shown(entry.type)}`;
   if (typeof entry.id !== "string" || entry.id === "") return `缺少字符串字段 id，收到的是 ${shown(entry.id)}`;

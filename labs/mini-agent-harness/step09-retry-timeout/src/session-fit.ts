@@ -6,6 +6,7 @@
  * 截短、在截断处注明原来多长，这一行放得下，之后的消息照常保存。屏幕上和这次对话里的消息仍是完整的。
  */
 
+import { MAX_ENTRY_DEPTH, tooDeep } from "./json-depth.js";
 import { entryLine, LineTooLong, whichMessage } from "./session-write.js";
 import type { Message } from "./types.js";
 
@@ -19,6 +20,9 @@ interface WithMessage {
  * 告诉屏幕前的人会话文件里存的是截短的版本。截到很短仍放不下（比如上万段各自不长的文字），抛出 LineTooLong。
  */
 export function lineWithinLimit(entry: WithMessage, maxLineBytes: number, tell: (line: string) => void): string {
+  // 读的时候太深的一行会被拒收（session-entry.ts）：写之前守同一个上限，不写一行下次打不开的
+  const deep = tooDeep(entry, MAX_ENTRY_DEPTH);
+  if (deep) throw new Error(`这条消息${deep}，写进去下次就打不开，拒绝写入`);
   try {
     return entryLine(entry, maxLineBytes);
   } catch (error) {

@@ -48,20 +48,5 @@ export function mapStopReason(field: string, raw: string, table: ReadonlyMap<str
   return stopReason ? { stopReason } : { stopReason: "error", errorMessage: `模型异常结束：${field}=${raw}` };
 }
 
-/** 对象与数组最多嵌套这么多层：真实的数据块与工具参数不过十来层。 */
-export const MAX_JSON_DEPTH = 100;
-
-/**
- * JSON.parse 多深都解析得出来（它不递归），可之后递归处理这个值的每个地方（显示工具参数的 JSON.stringify、
- * 写会话、构造下一轮的请求）都会用完调用栈，抛出 RangeError，宿主当场退出。超过 MAX_JSON_DEPTH 层就返回一句说明。
- * 这里自己不递归：再深也不会用完调用栈。
- */
-export function tooDeep(value: unknown): string | undefined {
-  const pending: Array<{ item: unknown; depth: number }> = [{ item: value, depth: 1 }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    if (typeof next.item !== "object" || next.item === null) continue;
-    if (next.depth > MAX_JSON_DEPTH) return `嵌套超过 ${MAX_JSON_DEPTH} 层（真实的数据不会这么深）`;
-    for (const child of Object.values(next.item)) pending.push({ item: child, depth: next.depth + 1 });
-  }
-  return undefined;
-}
+// 放在末尾而不是顶部：上面的行是第 8.6 章及其深入页按行号引用的（import 会被提升，效果相同）
+import { tooDeep } from "../json-depth.js";
