@@ -18,6 +18,16 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** 说明里的「每段文字最多 K 个字符」的 K。 */
 const announcedKeep = (told: string[]) => Number(/每段文字最多 (\d+) 个字符/.exec(told[0] ?? "")?.[1]);
 
+/** run 抛出的值（不抛就是 undefined）：要对同一个值看好几样。 */
+function thrownBy(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 function fit(message: Message, max: number) {
   const told: string[] = [];
   const line = lineWithinLimit(entry(message), max, (l) => told.push(l));
@@ -101,12 +111,7 @@ describe("放不下：截短过长的文字", () => {
     // 一个 toJSON 会抛错的值：写不出这一行，和「太长」无关
     const odd = { role: "toolResult", toolCallId: "c1", toolName: "t", content: "x", extra: { toJSON: () => { throw new Error("坏"); } } } as unknown as Message;
     const told: string[] = [];
-    let thrown: unknown;
-    try {
-      lineWithinLimit(entry(odd), 10_000, (l) => told.push(l));
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => lineWithinLimit(entry(odd), 10_000, (l) => told.push(l)));
     expect(thrown).toBeInstanceOf(Error);
     expect(thrown).not.toBeInstanceOf(LineTooLong);
     expect((thrown as Error).message).toContain("写出的一行与消息对不上");
@@ -147,12 +152,7 @@ describe("放不下：截短过长的文字", () => {
     const extra = { toJSON: () => (calls++ === 0 ? "y".repeat(5000) : "短") };
     const odd = { role: "toolResult", toolCallId: "c1", toolName: "t", content: "x", extra } as unknown as Message;
     const told: string[] = [];
-    let thrown: unknown;
-    try {
-      lineWithinLimit(entry(odd), 1000, (l) => told.push(l));
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => lineWithinLimit(entry(odd), 1000, (l) => told.push(l)));
     expect(thrown).not.toBeInstanceOf(LineTooLong);
     expect((thrown as Error).message).toContain("写出的一行与消息对不上");
     expect(calls).toBe(2);

@@ -42,6 +42,8 @@ describe("tooDeep 数层数", () => {
     ["数组也算层", [[[[]]]], 3, "嵌套超过 3 层（真实的数据不会这么深）"],
     ["深的一支在后面的元素里", { a: 1, b: [0, { c: [[1]] }] }, 4, "嵌套超过 4 层（真实的数据不会这么深）"],
     ["默认的上限", JSON.parse(nested(MAX_JSON_DEPTH + 1)), undefined, `嵌套超过 ${MAX_JSON_DEPTH} 层（真实的数据不会这么深）`],
+    ["默认的上限正好那么多层", JSON.parse(nested(MAX_JSON_DEPTH)), undefined, undefined],
+    ["很宽但很浅：十万个元素", JSON.parse(`[${Array.from({ length: 100_000 }, () => '{"a":[1]}').join(",")}]`), undefined, undefined],
   ])("%s", (_label, value, limit, expected) => {
     expect(limit === undefined ? tooDeep(value) : tooDeep(value, limit)).toBe(expected);
   });
@@ -78,14 +80,20 @@ describe("写：守同一个上限，不写一行下次打不开的", () => {
     content: [{ type: "toolCall", id: "c1", name: "calc", arguments: JSON.parse(argsJson) as Record<string, unknown> }],
   });
 
-  it("参数 MAX_JSON_DEPTH 层：写进去，下次照常打开", () => {
-    const file = path.join(dir, "round.jsonl");
+  /** 新建会话，写下一句用户消息和一个参数 argsLevels 层的工具调用；返回文件与 [会话] 提示。 */
+  function appendCall(name: string, argsLevels: number): { file: string; reported: string[] } {
+    const file = path.join(dir, name);
     const session = Session.create(file);
     const reported: string[] = [];
     session.warn = (line) => reported.push(line);
     session.append({ role: "user", content: "算一下" });
-    session.append(call(nested(MAX_JSON_DEPTH)));
+    session.append(call(nested(argsLevels)));
     session.close();
+    return { file, reported };
+  }
+
+  it("参数 MAX_JSON_DEPTH 层：写进去，下次照常打开", () => {
+    const { file, reported } = appendCall("round.jsonl", MAX_JSON_DEPTH);
     expect(reported).toEqual([]);
     const again = Session.open(file);
     expect(again.messages()).toHaveLength(2);
@@ -94,13 +102,7 @@ describe("写：守同一个上限，不写一行下次打不开的", () => {
   });
 
   it("再深一层：一行 [会话未保存] 说出原因，已经写下的不丢，文件照常打开", () => {
-    const file = path.join(dir, "deeper.jsonl");
-    const session = Session.create(file);
-    const reported: string[] = [];
-    session.warn = (line) => reported.push(line);
-    session.append({ role: "user", content: "算一下" });
-    session.append(call(nested(MAX_JSON_DEPTH + 1)));
-    session.close();
+    const { file, reported } = appendCall("deeper.jsonl", MAX_JSON_DEPTH + 1);
     expect(reported).toEqual([expect.stringMatching(new RegExp(`^\\[会话未保存\\] deeper\\.jsonl：这条消息嵌套超过 ${MAX_ENTRY_DEPTH} 层（真实的数据不会这么深），写进去下次就打不开，拒绝写入`))]);
     expect(fs.readFileSync(file, "utf8")).toBe(`${FIRST}\n`);
     Session.open(file).close();

@@ -2,12 +2,13 @@
  * 服务器送来嵌套极深的 JSON（一万层的工具参数只有六十来 KB）：JSON.parse 解析得出来，
  * 可显示工具调用的 JSON.stringify 会用完调用栈，宿主带着一屏堆栈退出。
  * 所以数据块和工具参数超过 MAX_JSON_DEPTH 层就拒收：一句说明，这一轮按错误结束，宿主照常等下一句。
+ * 数层数的 tooDeep 本身在 session-depth.test.ts 里测。
  */
 import { describe, expect, it } from "vitest";
 
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
-import { MAX_JSON_DEPTH, tooDeep } from "../src/json-depth.js";
+import { MAX_JSON_DEPTH } from "../src/json-depth.js";
 import { CALC, collect, HELLO, KEY } from "./helpers/providers.js";
 import { sseResponse, type SseEvent } from "./helpers/raw-server.js";
 
@@ -17,23 +18,6 @@ const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${"}".repe
 const withTools = { ...HELLO, tools: [CALC] };
 /** 不起服务器：fetch 直接交出这串事件。 */
 const replying = (events: SseEvent[]) => async () => sseResponse(events);
-
-describe("tooDeep：数嵌套的层数，自己不递归", () => {
-  it.each([
-    ["标量", 1, undefined],
-    ["正好上限那么多层", JSON.parse(nested(MAX_JSON_DEPTH)), undefined],
-    ["多一层", JSON.parse(nested(MAX_JSON_DEPTH + 1)), `嵌套超过 ${MAX_JSON_DEPTH} 层（真实的数据不会这么深）`],
-    ["数组也算层", JSON.parse(`${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}`), `嵌套超过 ${MAX_JSON_DEPTH} 层（真实的数据不会这么深）`],
-    ["很宽但很浅：十万个元素", JSON.parse(`[${Array.from({ length: 100_000 }, () => '{"a":[1]}').join(",")}]`), undefined],
-    ["深的那一支藏在后面的元素里", { ok: [1, 2, { x: JSON.parse(nested(MAX_JSON_DEPTH)) }] }, `嵌套超过 ${MAX_JSON_DEPTH} 层（真实的数据不会这么深）`],
-  ])("%s", (_label, value, expected) => {
-    expect(tooDeep(value)).toBe(expected);
-  });
-
-  it("十万层也只是一句说明，不抛 RangeError", () => {
-    expect(tooDeep(JSON.parse(nested(100_000)))).toMatch(/^嵌套超过/);
-  });
-});
 
 describe("服务器送来的 JSON 太深：这一轮按错误结束，不交出那个工具调用", () => {
   it("OpenAI：工具参数嵌套一万层", async () => {
