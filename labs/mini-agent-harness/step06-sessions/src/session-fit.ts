@@ -60,7 +60,6 @@ function cutLongText<T>(value: T, keep: number): T {
     return items as T;
   }
   if (typeof value !== "object" || value === null) return value;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = cutLongText((value as Record<string, unknown>)[key], keep);
-  return copy as T;
+  // fromEntries 建的是自己的属性：copy["__proto__"] = … 却会换掉副本的原型，JSON.parse 给出的 "__proto__" 键就悄悄丢了
+  return Object.fromEntries(Object.keys(value).map((key) => [key, cutLongText((value as Record<string, unknown>)[key], keep)])) as T;
 }

@@ -79,6 +79,16 @@ describe("放不下：截短过长的文字", () => {
     expect(call.arguments.body.lines[0]).toMatch(/^x+…［会话文件只保存了前 \d+ 个字符，原文 3000 个字符］$/);
   });
 
+  it("参数里有个叫 __proto__ 的键（JSON.parse 给出的是普通的属性）：截短的版本里它还在", () => {
+    const args = JSON.parse(`{"__proto__":{"kept":true},"body":"${"x".repeat(3000)}"}`) as Record<string, unknown>;
+    const message: Message = { role: "assistant", stopReason: "toolUse", content: [{ type: "toolCall", id: "c1", name: "write_file", arguments: args }] };
+    const { line, told } = fit(message, 1000);
+    expect(told).toHaveLength(1);
+    expect(line).toContain('"__proto__":{"kept":true}');
+    const [call] = saved(line).message.content as [{ arguments: Record<string, unknown> }];
+    expect(Object.keys(call.arguments)).toEqual(["__proto__", "body"]);
+  });
+
   it("截断处落在一个 emoji 的两半之间：少留一个字符，不留下半个代理对", () => {
     for (let max = 300; max < 340; max++) {
       const { line, told } = fit({ role: "user", content: "😀".repeat(400) }, max);
