@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { READY, startWatch } from "../scripts/bench/watch-latency.ts";
 import { dirProblem, parseArgs, runCli } from "../scripts/lib/exercises/cli.ts";
+import { checkIsolated, startWorker } from "../scripts/lib/exercises/isolated.ts";
 import { findExercise } from "../scripts/lib/exercises/registry.ts";
 import { resolveTsxLoader } from "../scripts/lib/tsx-cli.ts";
 
@@ -61,6 +62,18 @@ const withExecute = (body: string): string =>
   `export default function (pi: any): void {\n  pi.registerTool({ name: "reverse", description: "倒过来", parameters: { type: "object" }, execute(args: any) { ${body} } });\n}\n`;
 
 describe("npm run exercise 总给出结论", () => {
+  it("检查进程起都起不来（spawn 当场抛出，如 Windows 上的 UNKNOWN）：不抛出，给出一项 ✗ 说出 spawn 的原话", async () => {
+    // 参数里的 NUL 字符让 spawn 当场抛出，和 Windows 上个别的系统错误走的是同一条路
+    const worker = startWorker("坏\u0000目录");
+    expect(await worker.ready).toBe(false);
+    const report = await checkIsolated(findExercise(7)!, step07(solution), { worker });
+    expect(report).not.toBe("stale");
+    const checks = (report as Exclude<typeof report, "stale">).checks;
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({ name: "启动检查进程", ok: false });
+    expect(checks[0]!.saw).toMatch(/^检查进程没能启动（.*null bytes.*）：检查器的问题/);
+  });
+
   it("练习文件一导入就 process.exit(0)：✗ 说检查进程提前退出了，退出码 1", async () => {
     const dir = step07("process.exit(0);\nexport default function (): void {}\n");
     const { code, out } = await exercise(["7", "--dir", dir]);

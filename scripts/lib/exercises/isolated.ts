@@ -5,7 +5,7 @@
  * 同步死循环（一段时间收不到它的心跳）、总时间超时，都变成一项 ✗，说出是哪一种、卡在哪一项。
  * 检查前后还核对检查器自己的文件：学习者的代码改了它们，这次的结论不算数，并点名改了哪个文件。
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { ChildProcess, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,7 +17,7 @@ import { resolveTsxLoader } from "../tsx-cli.ts";
 import { walkFiles } from "../walk-files.ts";
 import { freshSeed } from "./random.ts";
 import type { Check, Exercise, Report } from "./types.ts";
-import { UNSETTLED, type CheckRequest, type WorkerMessage } from "./worker.ts";
+import { UNSETTLED, type CheckRequest, type WorkerMessage } from "./worker-protocol.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WORKER = path.join(here, "worker.ts");
@@ -41,6 +41,8 @@ export interface Worker {
   child: ChildProcess;
   /** 准备好了是 true；还没准备好就退出了（例如启动出错）是 false。 */
   ready: Promise<boolean>;
+  /** spawn 当场抛出时它说了什么（起都没起来）。 */
+  startError?: string;
 }
 
 /** 还活着的检查进程：检查器自己要退出时（Ctrl+C、出错）一个不留地带走，免得死循环的那个成了孤儿。 */
@@ -55,7 +57,13 @@ export function stopAllWorkers(): void {
 /** 启动一个检查进程；warm 给了步骤目录时，它先导入那个步骤的 src/（--watch 用）。 */
 export function startWorker(warm?: string): Worker {
   const args = ["--import", resolveTsxLoader(), WORKER, ...(warm !== undefined ? ["--warm", warm] : [])];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"], ...treeSpawnOptions });
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"], ...treeSpawnOptions });
+  } catch (error) {
+    // 有的错误 spawn 当场抛出，而不是发 error 事件（Windows 上的 UNKNOWN、参数里的 NUL 字符）：同样算没能启动，检查器照常给出 ✗
+    return { child: new ChildProcess(), ready: Promise.resolve(false), startError: error instanceof Error ? error.message : String(error) };
+  }
   live.add(child);
   child.once("exit", () => live.delete(child));
   const ready = new Promise<boolean>((resolve) => {
@@ -166,7 +174,7 @@ export async function checkIsolated(exercise: Exercise, dir: string, options: { 
   const seed = options.seed ?? freshSeed();
   try {
     if (!(await worker.ready)) {
-      return { exercise, stepDir: dir, seed, notStarted: false, checks: [{ name: "启动检查进程", ok: false, saw: "检查进程没能启动（检查器的问题，请报告；先试试在仓库根目录运行 npm ci）" }] };
+      return { exercise, stepDir: dir, seed, notStarted: false, checks: [{ name: "启动检查进程", ok: false, saw: `检查进程没能启动${worker.startError !== undefined ? `（${worker.startError}）` : ""}：检查器的问题，请报告；先试试在仓库根目录运行 npm ci` }] };
     }
     const before = fingerprint();
     const outcome = await runIn(worker, { id: exercise.slug ?? exercise.id, dir, seed }, limits);

@@ -23,24 +23,7 @@ import { followCases } from "./helpers.ts";
 import { findExercise } from "./registry.ts";
 import { runExercise } from "./run.ts";
 import { manifestOf } from "./src-unchanged.ts";
-import type { Check } from "./types.ts";
-
-export const UNSETTLED = 13;
-export const ALIVE_EVERY_MS = 200;
-
-export interface CheckRequest {
-  /** 练习编号，或者毕业练习的名字（pi）。 */
-  id: number | string;
-  dir: string;
-  seed: number;
-}
-
-export type WorkerMessage =
-  | { type: "ready" }
-  | { type: "alive" }
-  | { type: "case"; name: string | undefined }
-  | { type: "report"; checks: Check[]; seed: number; notStarted: boolean }
-  | { type: "stale" };
+import { ALIVE_EVERY_MS, UNSETTLED, type CheckRequest, type WorkerMessage } from "./worker-protocol.ts";
 
 /** 发给父进程；返回的 Promise 在消息写出去之后兑现（退出之前要等它，否则结论可能丢在管道里）。 */
 const send = (message: WorkerMessage): Promise<void> =>
