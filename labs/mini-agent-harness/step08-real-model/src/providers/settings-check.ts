@@ -43,9 +43,9 @@ function describeChar(ch: string): string {
   return `「${ch}」（${code}${FULL_WIDTH.test(ch) ? "，全角" : ""}）`;
 }
 
-/** 说明里引用的地址：账号口令与查询串的值都不照抄。 */
+/** 说明里引用的地址：账号口令与查询串的值都不照抄，里面夹着空格或换行也一样。 */
 function shown(value: string): string {
-  return value.replace(/\/\/[^/@\s]*@/, "//***@").replace(/\?.*$/, "?…");
+  return value.replace(/\/\/[^/@]*@/, "//***@").replace(/\?.*$/s, "?…");
 }
 
 /**
