@@ -2,10 +2,36 @@
  * npm run provider：它打印的那行环境变量，原样拿去启动 CLI，真的能连上；故障参数真的生效；Ctrl+C 停得下来。
  */
 
-import { spawn } from "node:child_process";
-import { expect, it, onTestFinished, vi } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { expect, it, onTestFinished } from "vitest";
 
 import { cleanEnv, makeSandbox, removeSandbox, runCli, scriptArgs, stepRoot } from "./helpers/cli.js";
+
+/**
+ * 等子进程的输出里出现 wanted（字符串，或带一个分组的正则：返回那一组）。等的是输出事件，不是毫秒数：
+ * 机器再忙也只是晚一点到；子进程没打印就退出了，带着它的输出报错。真卡住由测试的时限兜底。
+ */
+function printed(child: ChildProcess, output: () => string, wanted: string | RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      const found = typeof wanted === "string" ? (output().includes(wanted) ? wanted : undefined) : wanted.exec(output())?.[1];
+      if (found === undefined) return;
+      stop();
+      resolve(found);
+    };
+    const exited = (code: number | null): void => {
+      stop();
+      reject(new Error(`npm run provider 没打印「${String(wanted)}」就退出了（退出码 ${code}）：\n${output()}`));
+    };
+    const stop = (): void => {
+      child.stdout?.off("data", check);
+      child.off("close", exited);
+    };
+    child.stdout?.on("data", check);
+    child.on("close", exited);
+    check();
+  });
+}
 
 it("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让第一个请求失败；SIGINT 停止", async () => {
   const dir = makeSandbox();
@@ -23,14 +49,10 @@ it("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让�
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
 
   // 形如：HARNESS_API=openai HARNESS_BASE_URL=http://127.0.0.1:<端口>/v1 HARNESS_API_KEY=local npm start
-  const line = await vi.waitFor(() => {
-    const found = /^ {2}(HARNESS_API=openai .*) npm start$/m.exec(stdout)?.[1];
-    if (!found) throw new Error(`还没打印环境变量行：\n${stdout}`);
-    return found;
-  }, { timeout: 15_000, interval: 20 });
+  const line = await printed(child, () => stdout, /^ {2}(HARNESS_API=openai .*) npm start$/m);
   expect(line).toMatch(/^HARNESS_API=openai HARNESS_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1 HARNESS_API_KEY=local$/);
   // 环境变量行与「当前故障」那行可能分两次到达：等它，而不是立刻断言
-  await vi.waitFor(() => expect(stdout).toContain("当前故障：只对第一个请求回 HTTP 401"), { timeout: 5_000 });
+  await printed(child, () => stdout, "当前故障：只对第一个请求回 HTTP 401");
   const env = Object.fromEntries(line.split(" ").map((pair) => pair.split("=") as [string, string]));
 
   const result = await runCli(dir, [], "我叫小明\n我叫小明\n", env);
@@ -39,7 +61,7 @@ it("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让�
   expect(result.stdout).toContain("助手> 你好，小明！我记住了。");
 
   // 服务器每个请求记一行，带着剧本看到的触发词
-  await vi.waitFor(() => expect(stdout).toContain("[#2] POST /v1/chat/completions（触发词：我叫小明）"), { timeout: 5_000 });
+  await printed(child, () => stdout, "[#2] POST /v1/chat/completions（触发词：我叫小明）");
   // Windows 不能向别的进程发 SIGINT（child.kill 会直接结束它）：那里只检查到这儿
   if (process.platform === "win32") return;
   child.kill("SIGINT");
