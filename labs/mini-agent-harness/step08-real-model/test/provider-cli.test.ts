@@ -2,36 +2,11 @@
  * npm run provider：它打印的那行环境变量，原样拿去启动 CLI，真的能连上；故障参数真的生效；Ctrl+C 停得下来。
  */
 
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { expect, it, onTestFinished } from "vitest";
 
 import { cleanEnv, makeSandbox, removeSandbox, runCli, scriptArgs, stepRoot } from "./helpers/cli.js";
-
-/**
- * 等子进程的输出里出现 wanted（字符串，或带一个分组的正则：返回那一组）。等的是输出事件，不是毫秒数：
- * 机器再忙也只是晚一点到；子进程没打印就退出了，带着它的输出报错。真卡住由测试的时限兜底。
- */
-function printed(child: ChildProcess, output: () => string, wanted: string | RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const found = typeof wanted === "string" ? (output().includes(wanted) ? wanted : undefined) : wanted.exec(output())?.[1];
-      if (found === undefined) return;
-      stop();
-      resolve(found);
-    };
-    const exited = (code: number | null): void => {
-      stop();
-      reject(new Error(`npm run provider 没打印「${String(wanted)}」就退出了（退出码 ${code}）：\n${output()}`));
-    };
-    const stop = (): void => {
-      child.stdout?.off("data", check);
-      child.off("close", exited);
-    };
-    child.stdout?.on("data", check);
-    child.on("close", exited);
-    check();
-  });
-}
+import { printed } from "./helpers/wait.js";
 
 it("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让第一个请求失败；SIGINT 停止", async () => {
   const dir = makeSandbox();

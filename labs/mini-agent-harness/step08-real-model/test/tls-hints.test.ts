@@ -4,11 +4,10 @@
  * 一个按剧本失败的 fetch，端口是本机真的 TLS 服务器与真的普通 TCP 服务器。
  */
 import net, { type AddressInfo } from "node:net";
-import tls from "node:tls";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 import { describeTlsProblem, diagnoseWrongScheme } from "../src/providers/tls-hints.js";
-import { TEST_ONLY_CERT, TEST_ONLY_KEY } from "./helpers/test-only-tls.js";
+import { startTlsServer } from "./helpers/test-only-tls.js";
 
 const REASON = "原因原文";
 const UNTRUSTED = `TLS 错误：服务器的证书不受信任（${REASON}）。如果这是自签名或公司网络的证书：把签发它的 CA 证书存成 PEM 文件，再用 NODE_EXTRA_CA_CERTS=<文件路径> npm start 启动`;
@@ -60,24 +59,18 @@ describe("describeTlsProblem：错误码说成一句怎么改的话", () => {
   });
 });
 
-const servers: Array<net.Server> = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
-});
-
 /** 本机一个真的 TLS 服务器：握手能成功的端口。 */
-async function tlsPort(host = "127.0.0.1"): Promise<number> {
-  const server = tls.createServer({ key: TEST_ONLY_KEY, cert: TEST_ONLY_CERT }, (socket) => socket.end());
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return (server.address() as AddressInfo).port;
+async function tlsPort(host?: string): Promise<number> {
+  const started = await startTlsServer((_req, res) => res.end(), host);
+  onTestFinished(() => started.close());
+  return started.port;
 }
 
 /** 本机一个真的 TCP 服务器，一连上就关：握手不会成功的端口。 */
 async function plainPort(): Promise<number> {
   const server = net.createServer((socket) => socket.destroy());
-  servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return (server.address() as AddressInfo).port;
 }
 
@@ -91,15 +84,6 @@ function failingFetch(error: Error): { doFetch: typeof fetch; calls: () => numbe
   return { doFetch, calls: () => calls };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("应当失败，却成功了");
-}
-
 describe("diagnoseWrongScheme：http:// 连到了 HTTPS 端口就说写反了", () => {
   it("成功的请求原样交回", async () => {
     const response = new Response("好");
@@ -110,7 +94,7 @@ describe("diagnoseWrongScheme：http:// 连到了 HTTPS 端口就说写反了", 
   it.each(["UND_ERR_SOCKET", "ECONNRESET"])("对方没回答就关了（%s），那个端口说 TLS：换成写反了的说明", async (code) => {
     const port = await tlsPort();
     const { doFetch, calls } = failingFetch(fetchFailed(code));
-    const error = await rejection(diagnoseWrongScheme(doFetch)(`http://127.0.0.1:${port}/v1`, {}));
+    const error: unknown = await diagnoseWrongScheme(doFetch)(`http://127.0.0.1:${port}/v1`, {}).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe(WRONG_SCHEME);
     expect((error as { code?: unknown }).code).toBe("ERR_HTTP_TO_HTTPS_PORT");
@@ -125,7 +109,7 @@ describe("diagnoseWrongScheme：http:// 连到了 HTTPS 端口就说写反了", 
     });
     if (port === undefined) return test.skip("这台机器没有 IPv6 的 ::1");
     const { doFetch } = failingFetch(fetchFailed("UND_ERR_SOCKET"));
-    const error = await rejection(diagnoseWrongScheme(doFetch)(`http://[::1]:${port}/v1`));
+    const error: unknown = await diagnoseWrongScheme(doFetch)(`http://[::1]:${port}/v1`).catch((caught: unknown) => caught);
     expect((error as Error).message).toBe(WRONG_SCHEME);
   });
 
@@ -133,14 +117,14 @@ describe("diagnoseWrongScheme：http:// 连到了 HTTPS 端口就说写反了", 
     const port = await plainPort();
     const original = fetchFailed("ECONNRESET");
     const { doFetch } = failingFetch(original);
-    expect(await rejection(diagnoseWrongScheme(doFetch)(`http://127.0.0.1:${port}/v1`))).toBe(original);
+    await expect(diagnoseWrongScheme(doFetch)(`http://127.0.0.1:${port}/v1`)).rejects.toBe(original);
   });
 
   it("那个端口不说 TLS：原来的错误原样抛出", async () => {
     const port = await plainPort();
     const original = fetchFailed("UND_ERR_SOCKET");
     const { doFetch } = failingFetch(original);
-    expect(await rejection(diagnoseWrongScheme(doFetch)(`http://127.0.0.1:${port}/v1`, {}))).toBe(original);
+    await expect(diagnoseWrongScheme(doFetch)(`http://127.0.0.1:${port}/v1`, {})).rejects.toBe(original);
   });
 
   it.each([
@@ -151,14 +135,14 @@ describe("diagnoseWrongScheme：http:// 连到了 HTTPS 端口就说写反了", 
     const port = await tlsPort();
     const original = fetchFailed(code);
     const { doFetch } = failingFetch(original);
-    expect(await rejection(diagnoseWrongScheme(doFetch)(url(port), {}))).toBe(original);
+    await expect(diagnoseWrongScheme(doFetch)(url(port), {})).rejects.toBe(original);
   });
 
   it("传进来的不是字符串（URL 对象）：不去握手，原来的错误原样抛出", async () => {
     const port = await tlsPort();
     const original = fetchFailed("UND_ERR_SOCKET");
     const { doFetch } = failingFetch(original);
-    expect(await rejection(diagnoseWrongScheme(doFetch)(new URL(`http://127.0.0.1:${port}/v1`), {}))).toBe(original);
+    await expect(diagnoseWrongScheme(doFetch)(new URL(`http://127.0.0.1:${port}/v1`), {})).rejects.toBe(original);
   });
 
   it("用户已经取消了：不再握手，原来的错误原样抛出", async () => {
@@ -167,6 +151,6 @@ describe("diagnoseWrongScheme：http:// 连到了 HTTPS 端口就说写反了", 
     const { doFetch } = failingFetch(original);
     const controller = new AbortController();
     controller.abort();
-    expect(await rejection(diagnoseWrongScheme(doFetch)(`http://127.0.0.1:${port}/v1`, { signal: controller.signal }))).toBe(original);
+    await expect(diagnoseWrongScheme(doFetch)(`http://127.0.0.1:${port}/v1`, { signal: controller.signal })).rejects.toBe(original);
   });
 });

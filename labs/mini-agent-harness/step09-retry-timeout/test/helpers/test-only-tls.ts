@@ -28,10 +28,10 @@ JqIxqNUwa/jUhkOPtOPn4MA10nIPOQ==
 -----END CERTIFICATE-----
 `;
 
-/** 起一个本机 HTTPS 服务器（系统挑端口），用上面的自签名证书。 */
-export async function startTlsServer(handler: http.RequestListener): Promise<{ server: https.Server; port: number; close(): Promise<void> }> {
+/** 起一个本机 HTTPS 服务器（系统挑端口），用上面的自签名证书；监听不了（比如机器没有 ::1）就带着错误码失败。 */
+export async function startTlsServer(handler: http.RequestListener, host = "127.0.0.1"): Promise<{ server: https.Server; port: number; close(): Promise<void> }> {
   const server = https.createServer({ key: TEST_ONLY_KEY, cert: TEST_ONLY_CERT }, handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, host, resolve));
   return {
     server,
     port: (server.address() as AddressInfo).port,

@@ -6,6 +6,8 @@
  * 计时的数字（多快）归 npm run bench 管，不进测试。
  */
 
+import type { ChildProcess } from "node:child_process";
+
 import { vi, type TestContext } from "vitest";
 
 /** 等一个事件的上限：远大于机器再忙时事件的到达时间，又小于单个测试的时限。 */
@@ -24,6 +26,32 @@ export async function until(condition: () => boolean, what: string, limitMs = EV
     if (Date.now() > deadline) throw new Error(`等了 ${limitMs}ms 仍然没有等到：${what}`);
     await new Promise((resolve) => realSetTimeout(resolve, 5));
   }
+}
+
+/**
+ * 等子进程的输出里出现 wanted（字符串，或带一个分组的正则：返回那一组）。等的是输出事件，不是毫秒数：
+ * 机器再忙也只是晚一点到；子进程没打印就退出了，带着它的输出报错。真卡住由测试的时限兜底。
+ */
+export function printed(child: ChildProcess, output: () => string, wanted: string | RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      const found = typeof wanted === "string" ? (output().includes(wanted) ? wanted : undefined) : wanted.exec(output())?.[1];
+      if (found === undefined) return;
+      stop();
+      resolve(found);
+    };
+    const exited = (code: number | null): void => {
+      stop();
+      reject(new Error(`子进程没打印「${String(wanted)}」就退出了（退出码 ${code}）：\n${output()}`));
+    };
+    const stop = (): void => {
+      child.stdout?.off("data", check);
+      child.off("close", exited);
+    };
+    child.stdout?.on("data", check);
+    child.on("close", exited);
+    check();
+  });
 }
 
 /** 反复执行断言，直到它通过（真时钟下用）；上限同样很宽。 */
