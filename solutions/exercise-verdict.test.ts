@@ -20,6 +20,11 @@ import { resolveTsxLoader } from "../scripts/lib/tsx-cli.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
+/**
+ * 死循环的用例里，检查进程多久没有心跳才算卡住（默认 15 秒，这里缩短省时间）。它决定的只是「真卡住了」多久报出来：
+ * 得远大于机器很忙时心跳的正常间隔。1.5 秒在 CI 的 Wine 阶段（负载 5）就被误判过一次：那次检查进程还没开始第一项。
+ */
+const STALL_MS = "6000";
 const STEP07 = "step07-abort-extensions";
 const solution = fs.readFileSync(path.join(here, STEP07, "extensions", "reverse.ts"), "utf8");
 
@@ -94,7 +99,7 @@ describe("npm run exercise 总给出结论", () => {
 
   it("execute 里同步死循环：检查进程没有心跳就被结束，✗ 说是超时", async () => {
     const dir = step07(withExecute("for (;;) {}"));
-    const { code, out } = await exercise(["7", "--dir", dir], { EXERCISE_STALL_MS: "1500" });
+    const { code, out } = await exercise(["7", "--dir", dir], { EXERCISE_STALL_MS: STALL_MS });
     expect(code, out).toBe(1);
     expect(out).toMatch(/^✗ reverse /m);
     expect(out).toContain("超时");
@@ -104,7 +109,7 @@ describe("npm run exercise 总给出结论", () => {
 
   it("--watch 里同步死循环：打印超时的 ✗，接着等；改好保存后检查通过", async () => {
     const dir = step07(withExecute("for (;;) {}"));
-    const watch = startWatch(root, 7, dir, { EXERCISE_STALL_MS: "1500" });
+    const watch = startWatch(root, 7, dir, { EXERCISE_STALL_MS: STALL_MS });
     try {
       await watch.waitFor("超时");
       await watch.waitFor("练习 7 还没通过");
