@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it, vi, type TestContext } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 
 import { mainArgs, makeSandbox, removeSandbox, stepRoot } from "./helpers/cli.js";
 
@@ -34,7 +34,8 @@ interface Running {
   output: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
-  waitFor: (text: string) => Promise<void>;
+  /** 等输出里出现 text（第 times 次）：等的是输出事件，不是毫秒数；进程没打印就退出了，带着它的输出报错。 */
+  waitFor: (text: string, times?: number) => Promise<void>;
 }
 
 function start(test: TestContext, dir: string, stdout: "pipe" | number = "pipe"): Running {
@@ -48,9 +49,26 @@ function start(test: TestContext, dir: string, stdout: "pipe" | number = "pipe")
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
   child.stdin!.on("error", () => {});
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  // 上限只防真卡住：等的是输出里出现这段文字
-  const waitFor = (text: string): Promise<void> =>
-    vi.waitFor(() => expect(out, `等不到 ${text}`).toContain(text), { timeout: 60_000, interval: 20 });
+  // 没有时限：真卡住由测试的时限兜底，机器再忙也只是晚一点到
+  const waitFor = (text: string, times = 1): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (out.split(text).length <= times) return;
+        stop();
+        resolve();
+      };
+      const closed = (code: number | null): void => {
+        stop();
+        reject(new Error(`进程没打印「${text}」就退出了（退出码 ${code}）：\n${out}${err}`));
+      };
+      const stop = (): void => {
+        child.stdout?.off("data", check);
+        child.off("close", closed);
+      };
+      child.stdout?.on("data", check);
+      child.on("close", closed);
+      check();
+    });
   return { child, output: () => out, stderr: () => err, exited, waitFor };
 }
 
@@ -98,7 +116,7 @@ describe.skipIf(noSignals).concurrent("回复途中收到 SIGTERM / SIGHUP", () 
     await run.waitFor("你> ");
     run.child.stdin!.write("我叫小明\n");
     await run.waitFor("[第 1 轮结束]");
-    await vi.waitFor(() => expect(run.output().split("你> ")).toHaveLength(3), { timeout: 60_000, interval: 20 });
+    await run.waitFor("你> ", 2);
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(143);
     expect(sessionLines(dir)).toHaveLength(2);

@@ -11,10 +11,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it, vi, type TestContext } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 
 import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
 import { cleanEnv, mainArgs, makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { printed, until } from "./helpers/wait.js";
 
 const KEY = "sk-proj-TEST-ONLY-step09-retry";
 const OVERFLOW = "prompt is too long: 213462 tokens > 200000 maximum";
@@ -170,8 +171,7 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    const waitFor = (text: string, from = 0): Promise<void> =>
-      vi.waitFor(() => expect(stdout.indexOf(text, from), `等不到 ${text}，当前输出：\n${stdout}`).toBeGreaterThanOrEqual(0), { timeout: 60_000, interval: 10 }); // 只防真卡住
+    const waitFor = async (text: string, from = 0): Promise<void> => void (await printed(child, () => stdout, text, from));
     /** 按 Ctrl+C，等到 [已取消] 和新的提示符；返回从按下到看见 [已取消] 用了多久。 */
     const interrupt = async (): Promise<number> => {
       const from = stdout.length;
@@ -186,7 +186,7 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
     await waitFor("你> ");
     // 1. HTTP 层的退避：服务器收到请求、回了 503 之后按下
     child.stdin.write("第一句\n");
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 60_000, interval: 10 });
+    await until(() => server.requests.length === 1, "服务器收到第一句的请求", 60_000);
     expect(await interrupt()).toBeLessThan(25_000); // 宽松上限：小于 30 秒（机器再忙也够）
     expect(lines(stdout, "[错误]")).toEqual([]); // HTTP 层的取消就是取消，不是错误
 

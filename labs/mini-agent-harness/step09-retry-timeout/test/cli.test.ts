@@ -10,12 +10,12 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it, vi, type TestContext } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 
 import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
 import { cleanEnv, mainArgs, makeSandbox, removeSandbox, runCli, runCliWithoutProvider } from "./helpers/cli.js";
 import { ANTHROPIC_ANSWER, ANTHROPIC_CALC, OPENAI_ANSWER, OPENAI_UPPER } from "./helpers/recordings.js";
-import { eventually } from "./helpers/wait.js";
+import { eventually, printed } from "./helpers/wait.js";
 
 /** 一把很好认的假密钥：它一旦出现在输出或文件里，断言立刻能发现。 */
 const KEY = "sk-proj-TEST-ONLY-7f3a9c2e51d84b06";
@@ -150,8 +150,7 @@ describe.skipIf(noSignals)("SIGINT（没有终端时信号直接落到 process �
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    const waitFor = (text: string, from = 0): Promise<void> =>
-      vi.waitFor(() => expect(stdout.indexOf(text, from), `等不到 ${text}，当前输出：\n${stdout}`).toBeGreaterThanOrEqual(0), { timeout: 60_000, interval: 20 }); // 只防真卡住
+    const waitFor = async (text: string, from = 0): Promise<void> => void (await printed(child, () => stdout, text, from));
 
     await waitFor("你> ");
     child.stdin.write("讲个故事\n");

@@ -29,13 +29,14 @@ export async function until(condition: () => boolean, what: string, limitMs = EV
 }
 
 /**
- * 等子进程的输出里出现 wanted（字符串，或带一个分组的正则：返回那一组）。等的是输出事件，不是毫秒数：
- * 机器再忙也只是晚一点到；子进程没打印就退出了，带着它的输出报错。真卡住由测试的时限兜底。
+ * 等子进程的输出里出现 wanted（字符串，或带一个分组的正则：返回那一组）；from 给了，只看输出从那个位置起的部分。
+ * 等的是输出事件，不是毫秒数：机器再忙也只是晚一点到；子进程没打印就退出了，带着它的输出报错。真卡住由测试的时限兜底。
  */
-export function printed(child: ChildProcess, output: () => string, wanted: string | RegExp): Promise<string> {
+export function printed(child: ChildProcess, output: () => string, wanted: string | RegExp, from = 0): Promise<string> {
   return new Promise((resolve, reject) => {
     const check = (): void => {
-      const found = typeof wanted === "string" ? (output().includes(wanted) ? wanted : undefined) : wanted.exec(output())?.[1];
+      const text = output().slice(from);
+      const found = typeof wanted === "string" ? (text.includes(wanted) ? wanted : undefined) : wanted.exec(text)?.[1];
       if (found === undefined) return;
       stop();
       resolve(found);
