@@ -254,11 +254,30 @@ async function highlighted(page: Page): Promise<{ lines: number[]; text: string[
   }));
 }
 
+const pageOf = (href: string): string => href.split("#")[0] ?? href;
+
+/** 按目标页（不含 #）分组、组内按起始行排好：相邻两处指向同一页时，第二处只是页内跳转 */
+function byTargetPage<T extends { href: string; from: number }>(list: readonly T[]): T[] {
+  return [...list].sort((a, b) => (pageOf(a.href) < pageOf(b.href) ? -1 : pageOf(a.href) > pageOf(b.href) ? 1 : a.from - b.from));
+}
+
+/**
+ * 页面的脚本（static/code.js 的 apply）高亮之后在 body 上记下 data-highlighted="起-止"。
+ * 整页打开时它在 load 之前就已经运行完，当场读；页内跳转时它由随后的 hashchange 运行，等它写下这一处的行号。
+ */
+async function highlightApplied(page: Page, x: { from: number; to: number }, inPage: boolean): Promise<boolean> {
+  const want = `${x.from}-${x.to}`;
+  if (!inPage) return (await page.evaluate(() => document.body.dataset.highlighted ?? "")) === want;
+  return page.waitForFunction((w) => document.body.dataset.highlighted === w, want, { timeout: 15_000 }).then(() => true, () => false);
+}
+
 async function citations(context: BrowserContext, origin: string, data: BookData, watch: Watch): Promise<void> {
   console.log("跟着每一处引用走…");
   let lab = 0;
   let pi = 0;
-  // 各章分给 4 个标签页同时核对（每页内部仍按章节里的顺序一处一处地从章节点过去）
+  /** 页内跳转坏了（见下）之后，每一处都整页打开 */
+  let reloadEach = false;
+  // 各章分给 4 个标签页同时核对（每个标签页一章一章地核对，章内指向同一文件的引用排在一起）
   // 引用最多的章先发，免得最后只剩一个标签页在跑
   const queue = data.chapters
     .filter((c) => onlyChapter === undefined || c.file.startsWith(`${onlyChapter}-`))
@@ -278,9 +297,26 @@ async function citations(context: BrowserContext, origin: string, data: BookData
         `${c.file}：页面上有 ${onPage.length} 个引用链接，生成器记下 ${expected.length} 处引用（${c.citations.length - expected.length} 处没能单独成为链接）`,
       );
       for (const x of c.citations) check(x.unlinked !== true, `${c.file}:${x.line}：引用 ${x.text} 没有成为链接`);
-      for (const x of expected) {
+      // 指向同一个文件的引用排在一起：换文件时整页打开（页面加载时高亮），同一文件里只换 #L 锚点，
+      // 由页面的 hashchange 重新高亮，和读者在代码页里点行号一样。大文件不必一遍遍地整页重画
+      for (const x of byTargetPage(expected)) {
         current = `${c.file}:${x.line} → ${x.href}`;
+        let inPage = pageOf(page.url()) === pageOf(origin + x.href);
+        if (inPage && reloadEach) {
+          await page.goto("about:blank");
+          inPage = false;
+        }
         await page.goto(origin + x.href, { waitUntil: "load" });
+        let applied = await highlightApplied(page, x, inPage);
+        if (!applied && inPage) {
+          // 页内跳转没有重新高亮：记一项失败，之后每一处都整页打开，照样核对加载时的高亮，不在每一处上干等
+          check(false, `${c.file}:${x.line}：${x.text} 在同一页里换成 #L${x.from}-L${x.to} 之后没有重新高亮（页面的 hashchange）；之后的引用都整页打开`);
+          reloadEach = true;
+          await page.goto("about:blank");
+          await page.goto(origin + x.href, { waitUntil: "load" });
+          applied = await highlightApplied(page, x, false);
+        }
+        check(applied, `${c.file}:${x.line}：${x.text} 打开后页面没有按 #L${x.from}-L${x.to} 高亮（body 的 data-highlighted 不是 ${x.from}-${x.to}）`);
         const hl = await highlighted(page);
         const want = Array.from({ length: x.to - x.from + 1 }, (_, k) => x.from + k);
         const exact = hl.lines.join(",") === want.join(",");
