@@ -90,17 +90,23 @@ export interface OpenBrowser {
 }
 
 /**
- * 用一个新的用户目录启动（没有旧缓存、旧 Cookie，关掉时一起删掉）。
- * 默认断网；要访问本机服务器的调用方（浏览器测试）传 offline: false，自己拦外部请求。
+ * 只让浏览器解析得出本机（127.0.0.1、localhost）：别的主机名一律「找不到」，请求还没出门就失败。
+ * 不用 context.route 拦：那会让每个请求都绕到 Node 这边走一趟，还关掉浏览器的缓存。
  */
-export async function launchBrowser(browser: FoundBrowser, viewport = { width: 900, height: 900 }, options: { offline?: boolean } = {}): Promise<OpenBrowser> {
+const ONLY_LOCAL_HOSTS = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost";
+
+/**
+ * 用一个新的用户目录启动（没有旧缓存、旧 Cookie，关掉时一起删掉）。
+ * 默认断网；要访问本机服务器的调用方（浏览器测试）传 offline: false 与 onlyLocalHosts: true，自己记下外部请求。
+ */
+export async function launchBrowser(browser: FoundBrowser, viewport = { width: 900, height: 900 }, options: { offline?: boolean; onlyLocalHosts?: boolean } = {}): Promise<OpenBrowser> {
   const { chromium } = await import("playwright-core");
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "book-browser-"));
   try {
     const context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: browser.path,
       headless: true,
-      args: ARGS,
+      args: options.onlyLocalHosts === true ? [...ARGS, ONLY_LOCAL_HOSTS] : ARGS,
       viewport,
       offline: options.offline ?? true,
       timeout: 60_000,
