@@ -273,7 +273,8 @@ if [[ $book_rc -eq 0 ]]; then
 fi
 # Wine 的缺口：构建偶尔一开始就停住——Vite 刚用 esbuild.exe 打包书站的配置，node.exe 与 esbuild.exe 之间的管道就再没有动静，
 # 两边都不占 CPU（2026-12-05 见过一次，等了 14 分钟；同一份代码别的几次 1–2 分钟构建完）。真正的 Windows 上没有这回事。
-# 所以给它 BOOK_BUILD_LIMIT 秒（默认 900：负载 25 时量过 461 秒）：到点还没结束，就结束这个前缀里的全部进程，说一声，再从头构建一次；第二次还卡住就算失败
+# 所以给它 BOOK_BUILD_LIMIT 秒（默认 900：负载 25 时量过 461 秒）：到点还没结束，就结束这个前缀里的全部进程，说一声，再从头构建一次；第二次还卡住就算失败。
+# 另一个 Wine 的缺口同样重来一次：tsx 起构建进程时 CreateProcess 偶尔失败，Node 报成 `spawn UNKNOWN`（同一天见过一次，8 秒就失败了）
 book_limit=${BOOK_BUILD_LIMIT:-900}
 if [[ $book_rc -eq 0 ]]; then
   for attempt in 1 2; do
@@ -281,9 +282,14 @@ if [[ $book_rc -eq 0 ]]; then
     book_rc=0
     timeout -k 30 "$book_limit" env "${win_env[@]}" "$wine" "$node_exe" "$tsx_cli" scripts/book.ts build >"$tmp/book.txt" 2>&1 </dev/null || book_rc=$?
     tr -d '\r' <"$tmp/book.txt"
-    [[ $book_rc -eq 124 || $book_rc -eq 137 ]] || break
-    echo "书站构建 ${book_limit} 秒还没有结束（第 $attempt 次，Wine 的缺口，见 .ci/windows.sh 这一段的注释）：结束这个 Wine 前缀里的全部进程"
-    "$wineserver" -k >/dev/null 2>&1 || true
+    if [[ $book_rc -eq 124 || $book_rc -eq 137 ]]; then
+      echo "书站构建 ${book_limit} 秒还没有结束（第 $attempt 次，Wine 的缺口，见 .ci/windows.sh 这一段的注释）：结束这个 Wine 前缀里的全部进程"
+      "$wineserver" -k >/dev/null 2>&1 || true
+    elif [[ $book_rc -ne 0 ]] && grep -q "Error: spawn UNKNOWN" "$tmp/book.txt"; then
+      echo "书站构建没能起子进程（第 $attempt 次，spawn UNKNOWN，Wine 的缺口，见 .ci/windows.sh 这一段的注释）"
+    else
+      break
+    fi
   done
 fi
 for dest in "${book_win[@]}"; do rm -rf "$dest"; done
