@@ -272,11 +272,13 @@ if [[ $book_rc -eq 0 ]]; then
   done
 fi
 # Wine 的缺口：构建偶尔一开始就停住——Vite 刚用 esbuild.exe 打包书站的配置，node.exe 与 esbuild.exe 之间的管道就再没有动静，
-# 两边都不占 CPU（2026-12-05 见过一次，等了 14 分钟；同一份代码别的几次 1–2 分钟构建完）。真正的 Windows 上没有这回事。
+# 两边都不占 CPU（2026-12-05 的四次完整运行里见过两次，一次等了 14 分钟；单独跑这一段几次都是 1–2 分钟构建完）。真正的 Windows 上没有这回事。
 # 所以给它 BOOK_BUILD_LIMIT 秒（默认 900：负载 25 时量过 461 秒）：到点还没结束，就结束这个前缀里的全部进程，说一声，再从头构建一次；第二次还卡住就算失败。
 # 另一个 Wine 的缺口同样重来一次：tsx 起构建进程时 CreateProcess 偶尔失败，Node 报成 `spawn UNKNOWN`（同一天见过一次，8 秒就失败了）
+# 两次卡住都在整套测试之后（单独跑书站这一段时没见过）：所以构建之前先结束前缀里测试留下的全部进程，从一个新的 wineserver 开始
 book_limit=${BOOK_BUILD_LIMIT:-900}
 if [[ $book_rc -eq 0 ]]; then
+  "$wineserver" -k >/dev/null 2>&1 || true
   for attempt in 1 2; do
     rm -rf book/dist book/.cache book/.vitepress/cache
     book_rc=0
