@@ -138,7 +138,8 @@ win_env=(
 winnode() {
   local out=$1
   shift
-  env "${win_env[@]}" "$wine" "$node_exe" "$@" >"$out" 2>&1
+  # WINNODE_LIMIT=秒数 winnode …：到点还没结束就结束它（退出码 124；30 秒后还在就 KILL，137）
+  ${WINNODE_LIMIT:+timeout -k 30 "$WINNODE_LIMIT"} env "${win_env[@]}" "$wine" "$node_exe" "$@" >"$out" 2>&1
 }
 
 winnode "$tmp/version.txt" -p 'process.version + " " + process.platform + " " + process.arch + " sep=" + require("node:path").sep' </dev/null ||
@@ -282,7 +283,7 @@ if [[ $book_rc -eq 0 ]]; then
   for attempt in 1 2; do
     rm -rf book/dist book/.cache book/.vitepress/cache
     book_rc=0
-    timeout -k 30 "$book_limit" env "${win_env[@]}" "$wine" "$node_exe" "$tsx_cli" scripts/book.ts build >"$tmp/book.txt" 2>&1 </dev/null || book_rc=$?
+    WINNODE_LIMIT=$book_limit winnode "$tmp/book.txt" "$tsx_cli" scripts/book.ts build </dev/null || book_rc=$?
     tr -d '\r' <"$tmp/book.txt"
     if [[ $book_rc -eq 124 || $book_rc -eq 137 ]]; then
       echo "书站构建 ${book_limit} 秒还没有结束（第 $attempt 次，Wine 的缺口，见 .ci/windows.sh 这一段的注释）：结束这个 Wine 前缀里的全部进程"
