@@ -25,12 +25,14 @@ export interface ScriptedProviderOptions {
   chunkDelayMs?: number;
   /** 第 index 个请求（从 0 数）要不要出点毛病；返回 undefined 就正常回答。 */
   fault?: (index: number) => Fault | undefined;
+  /** 从哪里读 SCRIPTED_PROVIDER_CHUNK_DELAY_MS：默认本进程的环境变量；在测试进程里跑的 CLI 给它自己的那份 */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** 造一个给 startProviderServer 用的脚本函数：每个请求都按剧本现算回复。 */
 export function scriptedProvider(options: ScriptedProviderOptions): (request: RecordedRequest, index: number) => Turn {
   const { answer, fault } = options;
-  const chunkDelayMs = pacingFromEnv() ?? options.chunkDelayMs ?? 0;
+  const chunkDelayMs = pacingFromEnv(options.env) ?? options.chunkDelayMs ?? 0;
   return (request, index) => {
     const injected = fault?.(index);
     if (injected && ("httpError" in injected || "hang" in injected || "redirect" in injected || "notStream" in injected)) return injected;
@@ -43,8 +45,8 @@ export function scriptedProvider(options: ScriptedProviderOptions): (request: Re
  * 它们把整段输入一次写进标准输入，吐字的节奏不改变任何输出，却让每次对话多等几秒（一轮几十段 × 40ms）。
  * 只改快慢，不改内容；要在吐字途中按 Ctrl+C 的测试不设它。
  */
-function pacingFromEnv(): number | undefined {
-  const value = process.env.SCRIPTED_PROVIDER_CHUNK_DELAY_MS;
+function pacingFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const value = env.SCRIPTED_PROVIDER_CHUNK_DELAY_MS;
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 

@@ -21,13 +21,18 @@ export function visible(text: string): string {
 }
 
 /** 消费整条事件流，边收边显示。 */
-export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: Write = stdoutWrite): Promise<void> {
+export async function renderEvents(
+  events: AsyncIterable<HarnessEvent>,
+  write: Write = stdoutWrite,
+  /** 输出是不是终端：是才调暗推理。默认看标准输出。 */
+  terminal = write === stdoutWrite && process.stdout.isTTY === true,
+): Promise<void> {
   // 助手的文本是一段段流进来的：第一段前面打印「助手> 」，消息结束时再换行。
   // 思考模型的推理同样流进来，每一行前面打印「思考> 」；在终端上调暗，免得和回答混在一起。
   let open: "text" | "thinking" | undefined;
   /** 推理里刚遇到换行：等下一段文字来了再换行并补上「思考> 」，免得留下一行空的前缀。 */
   let thinkingBreak = false;
-  const dim = write === stdoutWrite && colorAllowed(); // 不是终端、TERM=dumb 或设了 NO_COLOR 时不上色
+  const dim = terminal && colorAllowed({ isTTY: true }); // TERM=dumb 或设了 NO_COLOR 时不上色
   const closeLine = (): void => {
     if (open === "thinking" && dim) write("\x1b[0m");
     if (open) write("\n");

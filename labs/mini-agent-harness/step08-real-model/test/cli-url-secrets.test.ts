@@ -6,7 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { runCli } from "./helpers/in-process.js";
 import { startRawServer, type RawServer } from "./helpers/raw-server.js";
 
 const SECRET = "azure-SECRET-7f3a9c";

@@ -13,7 +13,8 @@ import { ExtensionHost, loadExtension, withExtensions } from "../src/extensions.
 import { renderEvents } from "../src/render.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { AssistantMessage, HarnessEvent, StreamFn } from "../src/types.js";
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { runCli } from "./helpers/in-process.js";
 import { extensionScratch } from "./helpers/extension-scratch.js";
 
 const scratch = extensionScratch("harness-ext-mistakes-");

@@ -5,7 +5,8 @@
 import { spawn } from "node:child_process";
 import { expect, it, onTestFinished } from "vitest";
 
-import { cleanEnv, makeSandbox, removeSandbox, runCli, scriptArgs, stepRoot } from "./helpers/cli.js";
+import { cleanEnv, makeSandbox, removeSandbox, scriptArgs, stepRoot } from "./helpers/cli.js";
+import { runCli } from "./helpers/in-process.js";
 import { printed } from "./helpers/wait.js";
 
 it("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让第一个请求失败；SIGINT 停止", async () => {

@@ -12,7 +12,8 @@ import { loadSession, Session } from "../src/session.js";
 import { MAX_SESSION_BYTES } from "../src/session-lines.js";
 import { entryLine } from "../src/session-write.js";
 import type { Message } from "../src/types.js";
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { runCli } from "./helpers/in-process.js";
 
 let dir: string;
 beforeEach(() => {

@@ -9,12 +9,13 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { loadSession, Session } from "../src/session.js";
 import type { Message } from "../src/types.js";
-import { makeSandbox, removeSandbox, runCli, type CliResult } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, type CliResult } from "./helpers/cli.js";
+import { injectFault } from "./helpers/fs-faults.js";
+import { runCli } from "./helpers/in-process.js";
 
 let dir: string;
 beforeEach(() => {
@@ -37,19 +38,13 @@ function collecting(session: Session): string[] {
   return reported;
 }
 
-/** 带着故障注入（helpers/fs-faults.mjs）运行 CLI：NODE_OPTIONS 里的 --import 在子进程里先于 main.ts 执行。 */
+/** 带着故障注入（helpers/fs-faults.mjs）运行 CLI：只在这一次运行期间换掉 fs 的函数。 */
 async function runCliWithFault(fault: string, cwd: string, args: string[], input: string): Promise<CliResult> {
-  const faults = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "helpers", "fs-faults.mjs")).href;
-  const saved = { options: process.env.NODE_OPTIONS, fault: process.env.FS_FAULT };
-  process.env.NODE_OPTIONS = `${saved.options ?? ""} --import=${JSON.stringify(faults)}`.trim();
-  process.env.FS_FAULT = fault;
+  const remove = injectFault(fault);
   try {
     return await runCli(cwd, args, input);
   } finally {
-    for (const [name, value] of [["NODE_OPTIONS", saved.options], ["FS_FAULT", saved.fault]] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    remove();
   }
 }
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCliProcess } from "./helpers/cli.js";
 import { collect, KEY } from "./helpers/providers.js";
 import { OPENAI_ANSWER } from "./helpers/recordings.js";
 import { startTlsServer, TEST_ONLY_CERT } from "./helpers/test-only-tls.js";
@@ -89,7 +89,7 @@ describe("TLS 的失败：说清楚怎么改，只连一次", () => {
     const ca = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "harness-ca-")), "test-only-ca.pem");
     fs.writeFileSync(ca, TEST_ONLY_CERT);
     test.onTestFinished(() => fs.rmSync(path.dirname(ca), { recursive: true, force: true }));
-    const result = await runCli(dir, [], "你好\n", { HARNESS_BASE_URL: `https://127.0.0.1:${server.port}/v1`, HARNESS_API_KEY: KEY, NODE_EXTRA_CA_CERTS: ca });
+    const result = await runCliProcess(dir, [], "你好\n", { HARNESS_BASE_URL: `https://127.0.0.1:${server.port}/v1`, HARNESS_API_KEY: KEY, NODE_EXTRA_CA_CERTS: ca });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("助手> 转好了：HELLO WORLD");
   });

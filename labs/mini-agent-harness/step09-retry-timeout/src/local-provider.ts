@@ -11,21 +11,20 @@ export type { Fault, ProviderServer } from "scripted-provider";
 type ScriptedProviderModule = typeof import("scripted-provider");
 
 /** 起一个按 rules.ts 回答的本地服务器（127.0.0.1，系统挑的空闲端口），两种协议都会说。 */
-export async function startLocalProvider(options: Omit<ScriptedProviderOptions, "answer"> = {}): Promise<ProviderServer> {
+export async function startLocalProvider(options: Omit<ScriptedProviderOptions, "answer"> = {}, env: NodeJS.ProcessEnv = process.env): Promise<ProviderServer> {
   const { startProviderServer, scriptedProvider } = await loadScriptedProvider();
-  return startProviderServer(scriptedProvider({ answer: decideReply, ...options }));
+  return startProviderServer(scriptedProvider({ answer: decideReply, env, ...options }));
 }
 
 /**
  * 用到时才加载工具包：单独复制出来的步骤目录里没有它，配了真实模型的 npm start 照样能用；
- * 真要用本地服务器时，给一行说明，而不是一屏模块解析的报错。load 只给测试换掉加载这一步。
+ * 真要用本地服务器时，抛出一句说明（调用方打印它、退出码 1），而不是一屏模块解析的报错。load 只给测试换掉加载这一步。
  */
 export async function loadScriptedProvider(load: () => Promise<ScriptedProviderModule> = () => import("scripted-provider")): Promise<ScriptedProviderModule> {
   try {
     return await load();
   } catch (error) {
     if (!/Cannot find (package|module) 'scripted-provider'/.test(String(error))) throw error;
-    console.error("找不到本地脚本服务器（仓库里的 labs/scripted-provider/）：请在完整的仓库里运行（根目录 npm ci），或者设置 HARNESS_API_KEY 连真实模型。");
-    process.exit(1);
+    throw new Error("找不到本地脚本服务器（仓库里的 labs/scripted-provider/）：请在完整的仓库里运行（根目录 npm ci），或者设置 HARNESS_API_KEY 连真实模型。");
   }
 }

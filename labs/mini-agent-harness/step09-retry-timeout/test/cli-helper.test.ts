@@ -24,8 +24,8 @@ it("改了副本里的一个源文件：打包随之更新，放在 main.ts 旁�
   // 之后命中缓存（若每次都不同，每跑一遍测试就要多打一次包、临时目录里多一个文件）
   const marker = "test-marker-cli-helper";
   expect(fs.readFileSync(before!, "utf8")).not.toContain(marker);
-  const main = path.join(dir, "src", "main.ts");
-  fs.writeFileSync(main, fs.readFileSync(main, "utf8").replace("Mini Agent Harness", marker)); // 横幅里的字：打包一定带着它
+  const cli = path.join(dir, "src", "cli.ts"); // main.ts import 的文件：改它，main.ts 的打包也得跟着变
+  fs.writeFileSync(cli, fs.readFileSync(cli, "utf8").replace("Mini Agent Harness", marker)); // 横幅里的字：打包一定带着它
   const [after] = mainArgs(dir, []);
   expect(fs.readFileSync(after!, "utf8")).toContain(marker);
 });

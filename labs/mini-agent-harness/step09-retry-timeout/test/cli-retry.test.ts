@@ -1,5 +1,5 @@
 /**
- * step09 的 CLI：真实进程、真实的本地 HTTP 服务器。
+ * step09 的 CLI（在测试进程里跑，见 helpers/in-process.ts）、真实的本地 HTTP 服务器。
  *
  *   - 三条「完成标准」：429 + retry-after-ms 50 一次 → 只看到回答；retry-after 120 → 立刻报错并点名 120 秒；
  *     400「prompt is too long」→ 不打转，至多压缩一次就给出清楚的错误；
@@ -8,14 +8,14 @@
  * 计时只用宽松的上限（证明「没有干等」），不断言具体用了多久。
  */
 
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 
 import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
-import { cleanEnv, mainArgs, makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
-import { printed, until } from "./helpers/wait.js";
+import { makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { runCli, startCli } from "./helpers/in-process.js";
+import { until } from "./helpers/wait.js";
 
 const KEY = "sk-proj-TEST-ONLY-step09-retry";
 const OVERFLOW = "prompt is too long: 213462 tokens > 200000 maximum";
@@ -50,8 +50,8 @@ describe.concurrent("完成标准：对着三种服务器行为", () => {
       { httpError: 429, headers: { "retry-after": "120" } },
       { text: "用不到" },
     ]);
-    // 不比时间：runCli 的上限（60 秒）远小于 120 秒，真的去等就会超时失败
-    const result = await runCli(dir, [], "我叫小明\n再说一遍\n", env, 60_000);
+    // 不比时间：测试的上限（120 秒）之内，真的去等 120 秒就会超时失败
+    const result = await runCli(dir, [], "我叫小明\n再说一遍\n", env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split("\n")).toContain(DEFAULT_BANNER); // 横幅里是默认值
     const end = result.stdout.indexOf("[第 1 轮结束]");
@@ -100,7 +100,7 @@ describe.concurrent("完成标准：对着三种服务器行为", () => {
 });
 
 describe.concurrent("--retries / --model-timeout / --tool-timeout", () => {
-  // 每个用例起一个进程，只挑三种典型的：负数、看着像数其实不是（1e3 会被 Number 接受）、缺值
+  // 三种典型的：负数、看着像数其实不是（1e3 会被 Number 接受）、缺值
   it.each([
     [["--retries", "-1"], "--retries 后面需要一个非负整数，收到的是：-1"],
     [["--model-timeout", "1e3"], "--model-timeout 后面需要一个非负整数，收到的是：1e3"],
@@ -134,7 +134,7 @@ describe.concurrent("--retries / --model-timeout / --tool-timeout", () => {
     const dir = sandbox(test);
     const { server, env } = await serve(test, [{ hang: true }]);
     // 只问一句：服务器永远不回答，所以不管机器多忙，结局都是恰好一次超时。
-    // （超时之后下一次调用照常成功，由 guard.test.ts 用假时钟证明：子进程里的 300ms 没法替它保证）
+    // （超时之后下一次调用照常成功，由 guard.test.ts 用假时钟证明：真时钟下的 300ms 没法替它保证）
     const result = await runCli(dir, ["--model-timeout", "300", "--retries", "0", "--tool-timeout", "0"], "我叫小明\n", env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split("\n")).toContain("重试：最多 0 次；模型超时：300ms；工具超时：不限时");
@@ -146,10 +146,9 @@ describe.concurrent("--retries / --model-timeout / --tool-timeout", () => {
   });
 });
 
-const noSignals = process.platform === "win32";
-if (noSignals) console.warn("[跳过] SIGINT 测试：Windows 不能向别的进程发送 SIGINT（child.kill 会直接结束它）");
-
-describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
+describe("Ctrl+C 落在三种等待上", () => {
+  // 在测试进程里跑（helpers/in-process.ts），Ctrl+C 是交给程序的 SIGINT 事件：这里测的是三种等待被取消；
+  // 真的信号落到真的进程上，由 cli.test.ts 的 SIGINT 用例与伪终端测试（pty.test.ts）证明
   it("HTTP 层退避、回合层退避、挂住的工具：都立刻回到提示符，且不再发请求", async (test) => {
     const dir = sandbox(test);
     const { server, env } = await serve(test, [
@@ -162,50 +161,49 @@ describe.skipIf(noSignals)("Ctrl+C（SIGINT）落在三种等待上", () => {
       { text: "我用 sleep 等一等。", toolCalls: [{ name: "sleep", arguments: { ms: 60_000 } }] },
       { text: "用不到" },
     ]);
-    // 带着 .ts 扩展，mainArgs 用轻量加载器；这里测的是三种等待被信号打断（tsx 那条路见 pty.test.ts 与 golden.test.ts）
-    const args = mainArgs(dir, ["--extension", "extensions/logger.ts", "--extension", "extensions/sleep.ts"]);
-    const child = spawn(process.execPath, args, { cwd: dir, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
+    const cli = startCli(dir, ["--extension", "extensions/logger.ts", "--extension", "extensions/sleep.ts"], env);
     test.onTestFinished(() => {
-      child.kill("SIGKILL");
+      cli.stdin.end(); // 失败时也让程序收场
     });
-    let stdout = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    const waitFor = async (text: string, from = 0): Promise<void> => void (await printed(child, () => stdout, text, from));
+    const waitFor = (text: string, from = 0): Promise<void> => cli.printed(text, from);
     /** 按 Ctrl+C，等到 [已取消] 和新的提示符；返回从按下到看见 [已取消] 用了多久。 */
     const interrupt = async (): Promise<number> => {
-      const from = stdout.length;
+      const from = cli.stdout().length;
       const started = Date.now();
-      child.kill("SIGINT");
+      cli.interrupt();
       await waitFor("[已取消]", from);
       const elapsed = Date.now() - started;
-      await waitFor("你> ", stdout.indexOf("[已取消]", from));
+      await waitFor("你> ", cli.stdout().indexOf("[已取消]", from));
       return elapsed;
     };
 
     await waitFor("你> ");
     // 1. HTTP 层的退避：服务器收到请求、回了 503 之后按下
-    child.stdin.write("第一句\n");
+    cli.stdin.write("第一句\n");
     await until(() => server.requests.length === 1, "服务器收到第一句的请求", 60_000);
     expect(await interrupt()).toBeLessThan(25_000); // 宽松上限：小于 30 秒（机器再忙也够）
-    expect(lines(stdout, "[错误]")).toEqual([]); // HTTP 层的取消就是取消，不是错误
+    expect(lines(cli.stdout(), "[错误]")).toEqual([]); // HTTP 层的取消就是取消，不是错误
 
     // 2. 回合层的退避：第二次等待（4000ms）开始时按下
-    child.stdin.write("第二句\n");
+    cli.stdin.write("第二句\n");
     await waitFor("[重试] 第 2/3 次，4000ms 后重试：HTTP 500：api_error：Internal Server Error");
     await interrupt(); // 不比时间：下面的 [重试取消] 与「只有 3 个请求」证明那 4 秒没有等完
-    expect(stdout).toContain("[重试取消] 已尝试 2 次，第 2 次重试已取消\n  [扩展] 观察到一次取消\n[已取消]");
+    expect(cli.stdout()).toContain("[重试取消] 已尝试 2 次，第 2 次重试已取消\n  [扩展] 观察到一次取消\n[已取消]");
     expect(server.requests).toHaveLength(3);
 
     // 3. 挂住的工具：工具开始执行（扩展记下了这次调用）之后按下
-    child.stdin.write("睡一会 60000\n");
+    cli.stdin.write("睡一会 60000\n");
     await waitFor("  [扩展] 第 1 次工具调用：sleep");
+    // 这一行打印在工具开始执行之前；工具紧接着在同一串微任务里开始。等这一串跑完（setImmediate 排在全部微任务之后），
+    // 按下的 Ctrl+C 才落在「工具正在执行」上，而不是落在它开始之前（那是第 3 个取消点，另有测试）
+    await new Promise((resolve) => setImmediate(resolve));
     expect(await interrupt()).toBeLessThan(25_000); // 宽松上限：远小于 60 秒（机器再忙也够）
-    expect(stdout).toContain("  [扩展] sleep 收到取消信号，提前停下（原定 60000ms）\n[工具结果] sleep → 工具 sleep 被取消（出错）");
+    expect(cli.stdout()).toContain("  [扩展] sleep 收到取消信号，提前停下（原定 60000ms）\n[工具结果] sleep → 工具 sleep 被取消（出错）");
     expect(server.requests).toHaveLength(4); // 取消之后没有下一轮
 
-    child.kill("SIGINT"); // 空闲时：退出
-    expect(await exited).toBe(0);
+    cli.interrupt(); // 空闲时：退出
+    const { code, stdout } = await cli.done;
+    expect(code).toBe(0);
     expect(stdout.trimEnd().endsWith("再见。")).toBe(true);
   });
 });

@@ -13,7 +13,8 @@ import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 
 import { startProviderServer, type ProviderServer, type Script } from "scripted-provider";
-import { cleanEnv, mainArgs, makeSandbox, removeSandbox, runCli, runCliWithoutProvider } from "./helpers/cli.js";
+import { cleanEnv, mainArgs, makeSandbox, removeSandbox, runCliWithoutProvider } from "./helpers/cli.js";
+import { runCli } from "./helpers/in-process.js";
 import { ANTHROPIC_ANSWER, ANTHROPIC_CALC, OPENAI_ANSWER, OPENAI_UPPER } from "./helpers/recordings.js";
 import { eventually, printed } from "./helpers/wait.js";
 
@@ -25,8 +26,8 @@ const LOCAL_LINE = "（未配置 API Key：使用本地脚本化的模型服务�
  * 每个测试自己的临时副本；测试结束时删除。
  * 并行的测试必须用各自测试上下文里的 onTestFinished，全局的那个分不清是哪个测试。
  */
-function sandbox(test: TestContext): string {
-  const dir = makeSandbox();
+function sandbox(test: TestContext, name?: string): string {
+  const dir = makeSandbox(name);
   test.onTestFinished(() => removeSandbox(dir));
   return dir;
 }
@@ -63,11 +64,12 @@ describe.concurrent("选择模型服务", () => {
     expect(second.stdout).toContain("助手> 你叫小明。");
   });
 
-  it("单独复制出来的步骤目录（找不到 labs/scripted-provider）：没配密钥时一行说明怎么办，退出码 1，不创建会话文件", async (test) => {
-    const dir = sandbox(test);
+  it("单独复制出来的步骤目录（找不到 labs/scripted-provider）：没配密钥时一行说明怎么办，退出码 1，不创建会话文件；路径里有 # 也照常加载扩展", async (test) => {
+    // 目录名里带 #：路径拼错（如 "file://" + 路径，# 之后成了 URL 的片段）的代码在这里就坏。真实进程的加载器才测得了它（见 helpers/cli.ts 的 makeSandbox）
+    const dir = sandbox(test, "学 C# 的 100% 笔记-");
     fs.unlinkSync(path.join(dir, "node_modules", "scripted-provider")); // 只删副本里的链接，工具包本身不动
-    // 打包时不带工具包（它留到运行时再找）：打进去的话，「找不到」就测不到了
-    const result = await runCliWithoutProvider(dir, [], "我叫小明\n");
+    // 打包时不带工具包（它留到运行时再找）：打进去的话，「找不到」就测不到了。扩展在找服务器之前加载：加载失败会多一行
+    const result = await runCliWithoutProvider(dir, ["--extension", "extensions/logger.ts"], "我叫小明\n");
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
       "找不到本地脚本服务器（仓库里的 labs/scripted-provider/）：请在完整的仓库里运行（根目录 npm ci），或者设置 HARNESS_API_KEY 连真实模型。",

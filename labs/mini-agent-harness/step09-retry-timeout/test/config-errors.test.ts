@@ -10,7 +10,8 @@ import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createProviderStream, resolveProviderConfig } from "../src/providers/index.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { collect } from "./helpers/providers.js";
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { runCli } from "./helpers/in-process.js";
 import { rawServers } from "./helpers/raw-server.js";
 
 const serve = rawServers();

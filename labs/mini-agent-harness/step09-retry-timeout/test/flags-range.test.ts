@@ -5,7 +5,8 @@
 
 import { describe, expect, it } from "vitest";
 
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { runCli } from "./helpers/in-process.js";
 
 describe("--model-timeout / --tool-timeout 的上限", () => {
   it.each(["--model-timeout", "--tool-timeout"])("%s 2147483648：打印原因与用法，退出码 2", async (flag) => {

@@ -15,7 +15,8 @@ import { ReplyBuilder } from "../src/providers/reply.js";
 import type { Rule } from "../src/rules.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { StreamEvent } from "../src/types.js";
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { runCli } from "./helpers/in-process.js";
 import { extensionScratch } from "./helpers/extension-scratch.js";
 
 const { writeExtension, dir } = extensionScratch("harness-foreign-");

@@ -8,7 +8,8 @@ import { describe, expect, it, type TestContext } from "vitest";
 
 import { startProviderServer } from "scripted-provider";
 
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCliProcess } from "./helpers/cli.js";
+import { runCli } from "./helpers/in-process.js";
 
 function sandbox(test: TestContext): string {
   const dir = makeSandbox();
@@ -48,8 +49,8 @@ describe.concurrent("扩展留下了还在跑的定时器", () => {
   ])("%s：照样说再见并退出，退出码 0（顺带：--retries 100 正好是上限，照常接受）", async ([, input], test) => {
     const dir = sandbox(test);
     fs.writeFileSync(path.join(dir, "ticker.mjs"), "export default () => { setInterval(() => {}, 1000); };\n");
-    // 不用问模型：要证明的只是扩展的定时器挡不住退出（修好之前进程永远不退出，runCli 到点判失败）
-    const result = await runCli(dir, ["--extension", "ticker.mjs", "--retries", "100"], input!, {});
+    // 不用问模型：要证明的只是扩展的定时器挡不住进程退出（修好之前进程永远不退出，到点判失败）；所以是真的子进程
+    const result = await runCliProcess(dir, ["--extension", "ticker.mjs", "--retries", "100"], input!, {});
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("重试：最多 100 次");
     expect(result.stdout).toContain("已加载扩展：ticker.mjs");

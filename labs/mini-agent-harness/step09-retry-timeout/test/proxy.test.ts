@@ -9,7 +9,7 @@ import { describe, expect, it, type TestContext } from "vitest";
 import { startProviderServer } from "scripted-provider";
 
 import { keepLoopbackDirect, nodeHasProxySwitch, proxyHint } from "../src/providers/proxy.js";
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCliProcess } from "./helpers/cli.js";
 import { startRecordingProxy, type RecordingProxy } from "./helpers/proxy.js";
 import { sseText } from "./helpers/raw-server.js";
 
@@ -94,7 +94,7 @@ describe.concurrent("真的代理", () => {
     const proxy = await recordingProxy(test);
     const env = { ...NO_PROXY_ENV, HTTP_PROXY: proxy.url, HARNESS_BASE_URL: `http://${REMOTE}:9/v1`, HARNESS_API_KEY: KEY };
     // step09：连不上是可重试的错误，--retries 0 免得回合层再等 2 + 4 + 8 秒
-    const result = await runCli(sandbox(test), ["--retries", "0"], "你好\n", env);
+    const result = await runCliProcess(sandbox(test), ["--retries", "0"], "你好\n", env);
     expect(result.code, result.stderr).toBe(0);
     const line = result.stdout.split("\n").find((l) => l.includes("[错误] 网络错误："));
     expect(line).toContain("设置了 HTTP_PROXY，但 Node 的 fetch 没有用它");
@@ -112,7 +112,7 @@ describe.concurrent("真的代理", () => {
     test.onTestFinished(() => model.close());
     const port = new URL(model.openaiBaseUrl).port;
     const env = { ...NO_PROXY_ENV, NODE_USE_ENV_PROXY: "1", HTTP_PROXY: proxy.url, HARNESS_BASE_URL: `http://${REMOTE}:${port}/v1`, HARNESS_API_KEY: KEY };
-    const result = await runCli(sandbox(test), [], "你好\n", env);
+    const result = await runCliProcess(sandbox(test), [], "你好\n", env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("助手> 经代理而来");
     // 目标是 http:// 时，Node 22、24 用 CONNECT 开隧道，Node 26 把整个请求交给代理转发：两种都是「经过了代理」
@@ -131,7 +131,7 @@ describe.concurrent("真的代理", () => {
     test.onTestFinished(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
     const port = (server.address() as AddressInfo).port;
     const env = { ...NO_PROXY_ENV, NODE_USE_ENV_PROXY: "1", HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, HARNESS_BASE_URL: `http://[::1]:${port}/v1`, HARNESS_API_KEY: KEY };
-    const result = await runCli(sandbox(test), [], "你好\n", env);
+    const result = await runCliProcess(sandbox(test), [], "你好\n", env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("助手> 从 IPv6 本机来");
     expect(proxy.forwarded).toEqual([]);
@@ -140,7 +140,7 @@ describe.concurrent("真的代理", () => {
   it.skipIf(!nodeHasProxySwitch())("NODE_USE_ENV_PROXY=1、没配密钥：本机的脚本服务器照样直连，代理什么也没收到", async (test) => {
     const proxy = await recordingProxy(test);
     const env = { ...NO_PROXY_ENV, NODE_USE_ENV_PROXY: "1", HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url };
-    const result = await runCli(sandbox(test), [], "我叫小明\n", env);
+    const result = await runCliProcess(sandbox(test), [], "我叫小明\n", env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("助手> 你好，小明！我记住了。");
     expect(proxy.forwarded).toEqual([]);

@@ -101,9 +101,9 @@ describe("step07 的剧本对话走真实 HTTP：两种协议得到的消息与 
   });
 
   it("交互模式里的「说个长的」按服务器自己的节奏要吐 3 秒以上，来得及在吐字时按 Ctrl+C", async () => {
-    // main.ts 让本地服务器每发一个事件之前等多久
-    const main = fs.readFileSync(path.join(stepRoot, "src", "main.ts"), "utf8");
-    const chunkDelayMs = Number(/startLocalProvider\(\{ chunkDelayMs: (\d+) \}\)/.exec(main)?.[1]);
+    // cli.ts 让本地服务器每发一个事件之前等多久
+    const cli = fs.readFileSync(path.join(stepRoot, "src", "cli.ts"), "utf8");
+    const chunkDelayMs = Number(/startLocalProvider\(\{ chunkDelayMs: (\d+) \}/.exec(cli)?.[1]);
     expect(chunkDelayMs).toBeGreaterThan(0);
     // 每个文字增量都是一个单独的事件，前面各有一次等待：吐完至少要「增量数 × chunkDelayMs」
     for (const api of ["openai", "anthropic"]) {

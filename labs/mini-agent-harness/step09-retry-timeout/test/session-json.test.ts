@@ -1,13 +1,14 @@
 /**
  * issue 22 第 5 条，从命令行看：扩展和会话在同一个进程里，扩展改掉 Object.prototype.toJSON，
  * JSON.stringify 就会把每条消息写成 {}。会话写之前核对每一行，对不上就一句话拒绝写入，文件里没有垃圾。
+ * 在子进程里跑：改掉的 Object.prototype 是整个进程的，放在测试进程里会连 vitest 自己一起弄坏。
  */
 
 import fs from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCliProcess } from "./helpers/cli.js";
 import { extensionScratch } from "./helpers/extension-scratch.js";
 
 const scratch = extensionScratch("harness-json-");
@@ -16,7 +17,7 @@ it("扩展设置了 Object.prototype.toJSON：一句话拒绝写入，程序照�
   const sandbox = makeSandbox();
   try {
     const extension = scratch.writeExtension("to-json.mjs", "export default function () {\n  Object.prototype.toJSON = function () { return {}; };\n}\n");
-    const result = await runCli(sandbox, ["--extension", extension], "我叫小明\n我叫什么\n");
+    const result = await runCliProcess(sandbox, ["--extension", extension], "我叫小明\n我叫什么\n");
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr.match(/\[会话未保存\]/g)).toHaveLength(1);
     expect(result.stderr).toContain("Object.prototype.toJSON");

@@ -36,10 +36,10 @@ export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("t
 export const testLoader = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "ts-loader", "register.mjs")).href;
 
 /** 复制 src/ 与 extensions/ 到一个新的临时目录（再链上本地脚本服务器），返回它的路径。 */
-export function makeSandbox(): string {
-  // 目录名像学习者自己起的：空格、汉字、# 和 %。路径拼错（如 "file://" + 路径，# 之后成了 URL 的片段）的代码在这里就坏，
-  // Linux 与 Windows 上都一样；只有 path 与 pathToFileURL 才对
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "学 C# 的 100% 笔记-"));
+export function makeSandbox(name = "学 C 的 100% 笔记-"): string {
+  // 目录名像学习者自己起的：空格、汉字和 %。路径拼错的代码在这里就坏，Linux 与 Windows 上都一样；只有 path 与 pathToFileURL 才对。
+  // 名字里的 # 只有真实进程的加载器测得了（vitest 在测试进程里把 file URL 里的 %23 当成了片段）：见 cli.test.ts 里给了 name 的那个用例
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), name));
   for (const name of ["src", "extensions", "package.json"]) {
     const from = path.join(stepRoot, name);
     // filter 不是多余的：没有它时 Windows 上的 Node 22、24 走原生的快速复制，路径里有汉字等非 ASCII 字符就什么也不复制
@@ -80,8 +80,11 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 /** 本地脚本服务器读的环境变量：给了就替掉 main.ts 里 40ms 一段的节奏（labs/scripted-provider/src/scripted-provider.ts）。 */
 const PACING = "SCRIPTED_PROVIDER_CHUNK_DELAY_MS";
 
-/** 运行 src/main.ts：把 input 整个写进标准输入后关闭（相当于最后按了 Ctrl+D）。 */
-export function runCli(cwd: string, args: string[], input: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
+/**
+ * 在子进程里运行 src/main.ts：把 input 整个写进标准输入后关闭（相当于最后按了 Ctrl+D）。
+ * 只给进程边界本身的测试用（真实的标准输入、信号、进程退出）；其余的在测试进程里跑（helpers/in-process.ts）。
+ */
+export function runCliProcess(cwd: string, args: string[], input: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
   return runScript(cwd, "src/main.ts", args, input, env, timeoutMs);
 }
 

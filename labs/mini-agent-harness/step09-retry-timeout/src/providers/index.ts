@@ -49,8 +49,8 @@ export function resolveProviderConfig(env: Record<string, string | undefined>): 
   return { ok: true, config, configured: keySource !== undefined || baseUrl !== undefined, keySource };
 }
 
-export function createProviderStream(config: ProviderConfig): StreamFn {
-  keepLoopbackDirect(config.baseUrl); // 本机的服务器（脚本服务器、Ollama）不经过代理
+export function createProviderStream(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env): StreamFn {
+  keepLoopbackDirect(config.baseUrl, env); // 本机的服务器（脚本服务器、Ollama）不经过代理
   return config.api === "anthropic" ? createAnthropicStream(config) : createOpenAIStream(config);
 }
 
