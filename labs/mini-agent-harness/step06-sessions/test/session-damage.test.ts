@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSession, Session } from "../src/session.js";
 import { unlockSession } from "../src/session-lock.js";
 import type { Message } from "../src/types.js";
-import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCli, runCliProcess } from "./helpers/cli.js";
 
 let dir: string;
 beforeEach(() => {
@@ -123,11 +123,11 @@ describe("第 11 条：同一时刻只有一个进程写", () => {
     try {
       const file = path.join(sandbox, "shared.jsonl");
       fs.writeFileSync(file, entry("e1", null, user("一")) + "\n");
-      const first = await runCli(sandbox, ["--session", "shared.jsonl"], "我叫小明\n");
+      const first = await runCliProcess(sandbox, ["--session", "shared.jsonl"], "我叫小明\n");
       expect(first.code, first.stderr).toBe(0);
       expect(fs.existsSync(`${file}.lock`)).toBe(false);
       fs.writeFileSync(`${file}.lock`, String(process.pid)); // 假装有一个活着的进程（本测试进程）正在写
-      const second = await runCli(sandbox, ["--session", "shared.jsonl"], "你好\n");
+      const second = await runCliProcess(sandbox, ["--session", "shared.jsonl"], "你好\n");
       expect(second.code).toBe(1);
       expect(second.stderr).toContain("正被另一个进程");
       expect(fs.readFileSync(file, "utf8").trimEnd().split("\n")).toHaveLength(3);

@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { loadSession, Session } from "../src/session.js";
 import type { Message } from "../src/types.js";
-import { makeSandbox, removeSandbox, runCli, type CliResult } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCli, runCliProcess, type CliResult } from "./helpers/cli.js";
 
 let dir: string;
 beforeEach(() => {
@@ -44,7 +44,7 @@ async function runCliWithFault(fault: string, cwd: string, args: string[], input
   process.env.NODE_OPTIONS = `${saved.options ?? ""} --import=${JSON.stringify(faults)}`.trim();
   process.env.FS_FAULT = fault;
   try {
-    return await runCli(cwd, args, input);
+    return await runCliProcess(cwd, args, input); // NODE_OPTIONS 只有新进程才读
   } finally {
     for (const [name, value] of [["NODE_OPTIONS", saved.options], ["FS_FAULT", saved.fault]] as const) {
       if (value === undefined) delete process.env[name];
