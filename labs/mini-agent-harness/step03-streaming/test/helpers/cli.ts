@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 
 import { cachedFile, esbuild } from "./ts-loader/cache.mjs";
 
@@ -60,8 +61,53 @@ export interface CliResult {
   code: number | null;
 }
 
-/** 运行 src/main.ts：把 input 整个写进标准输入后关闭（相当于最后按了 Ctrl+D）。 */
+/**
+ * 运行 src/main.ts：把 input 整个写进标准输入后关闭（相当于最后按了 Ctrl+D）。
+ *
+ * 跑在测试进程的一个 worker 线程里，而不是一个新的 Node 进程：worker 有自己的 process.argv、环境变量、
+ * 标准输入输出和 process.exit（退出码照样拿得到），跑的是同一个打包文件（见 scriptArgs），却省下每次启动进程的 CPU。
+ * 输入一次写完、中途不按键，吐字的节奏不改变输出：所以 worker 里的 setTimeout 一律立刻到点（src/ 里只有假模型吐字用它），
+ * 一次对话从一两秒变成几十毫秒。要真实的节奏、信号或另一个进程号的测试用 runCliProcess。
+ */
 export function runCli(cwd: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
+  const nodeArgs = scriptArgs(cwd, "src/main.ts", args);
+  const at = nodeArgs[0] === "--import" ? 2 : 0; // 带 .ts 扩展时前面是 --import <加载器>
+  const main = pathToFileURL(path.resolve(cwd, nodeArgs[at]!)).href;
+  // 带 .ts 扩展时先在 worker 里装上轻量加载器（worker 的 execArgv 里的 --import 在 vitest 的进程里不生效）
+  const loader = at === 2 ? `await import(${JSON.stringify(nodeArgs[1])});\n` : "";
+  const source = `${loader}const realSetTimeout = globalThis.setTimeout;
+globalThis.setTimeout = (callback, _ms, ...rest) => realSetTimeout(callback, 0, ...rest);
+await import(${JSON.stringify(main)});`;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(source, {
+      eval: true,
+      argv: nodeArgs.slice(at + 1),
+      execArgv: [],
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdin: true,
+      stdout: true,
+      stderr: true,
+    });
+    let stdout = "";
+    let stderr = "";
+    worker.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    worker.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      reject(new Error(`程序超过 ${timeoutMs}ms 没有结束。\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    // 没接住的错误：像进程那样留下它的说法，退出码 1
+    worker.on("error", (error) => (stderr += `${error.stack ?? String(error)}\n`));
+    worker.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+    worker.stdin!.end(input);
+  });
+}
+
+/** 在子进程里运行 src/main.ts：给要真实进程的测试（信号、另一个进程号、真实的吐字节奏）。 */
+export function runCliProcess(cwd: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
   return runScript(cwd, "src/main.ts", args, input, timeoutMs);
 }
 
