@@ -20,10 +20,16 @@ export type FileStatus = "added" | "removed" | "changed";
 export interface FileChange {
   file: string;
   status: FileStatus;
-  /** 增加与删除的行数（二进制文件为 0） */
+  /** 增加与删除的行数（二进制文件为 0）；只差缩进的行不算 */
   plus: number;
   minus: number;
   binary: boolean;
+  /**
+   * 和上一步的哪个文件比：没有这个字段就是同名的文件（新增的和空文件比）；
+   * 给了路径，这个文件是从上一步的那个文件挪来或改来的（比如 step07 的 main.ts 成了 step08 的 cli.ts）；
+   * null：同名文件原来的内容整个挪走了，这个文件当作新写的。
+   */
+  origin?: string | null;
 }
 
 export interface StepComparison {
@@ -60,11 +66,14 @@ function asText(buf: Buffer | undefined): string | undefined {
   return normalizeEol(buf.toString("utf8"));
 }
 
-/** 增删行数：与 unified diff 里的 +/- 行一致 */
+/**
+ * 增删行数：与 unified diff 里的 +/- 行一致。只差行首行尾空白的两行算相同：
+ * 一段代码被包进一个函数、整体缩进了一层，不是这一章要读的改动。
+ */
 export function countLines(a: string, b: string): { plus: number; minus: number } {
   let plus = 0;
   let minus = 0;
-  for (const part of diffLines(a, b)) {
+  for (const part of diffLines(a, b, { ignoreWhitespace: true })) {
     if (part.added) plus += part.count ?? 0;
     else if (part.removed) minus += part.count ?? 0;
   }
@@ -101,18 +110,77 @@ export function compareSteps(root: string, from: string, to: string, options: Co
     }
     changes.push({ file, status, ...countLines(a, b), binary: false });
   }
+  findOrigins(changes, read);
   const groups = groupFiles(
     changes.map((c) => c.file),
     parseReadingOrder(asText(source.read(to, "README.md"))),
   );
   const order = groups.flatMap((g) => g.files);
   changes.sort((x, y) => order.indexOf(x.file) - order.indexOf(y.file));
-  const pick = (s: FileStatus) => changes.filter((c) => c.status === s).map((c) => c.file);
+  const pick = (s: FileStatus) => changes.filter((c) => c.status === s && c.origin === undefined).map((c) => c.file);
   const localFrom = source.local(from);
   const localTo = source.local(to);
   const untracked = [...localFrom.untracked.map((f) => `${from}/${f}`), ...localTo.untracked.map((f) => `${to}/${f}`)];
   const modified = [...localFrom.modified.map((f) => `${from}/${f}`), ...localTo.modified.map((f) => `${to}/${f}`)];
   return { from, to, source: source.kind, changes, groups, added: pick("added"), removed: pick("removed"), changed: pick("changed"), unchanged, untracked, modified, read };
+}
+
+/**
+ * 旧文本 a 有多少活在新文本 b 里：相同的非空行（不计首尾空白）占 a 的比例。
+ * 相同的行连 b 的四分之一都不到时算 0：几行 import 碰巧一样，不等于 b 是从 a 改来的。
+ */
+function similarity(a: string, b: string): number {
+  const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "").length;
+  let same = 0;
+  for (const part of diffLines(a, b, { ignoreWhitespace: true })) {
+    if (!part.added && !part.removed) same += lines(part.value);
+  }
+  return lines(a) === 0 || same < lines(b) / 4 ? 0 : same / lines(a);
+}
+
+/**
+ * 挪了位置、换了名字的文件：上一步某个文件的一半以上的行活在一个新增的文件里，就拿新文件和它比（像 git 的改名检测）。
+ * 来源可以是删掉的文件，也可以是还在、但大半内容都搬走了的文件（step08 把 main.ts 的程序搬进 cli.ts，main.ts 只剩几行）：
+ * 这时那个留下的文件当作新写的。这样 npm run diff 显示的是真正改了的行，而不是一删一增两整个文件。
+ */
+function findOrigins(changes: FileChange[], read: (side: "from" | "to", file: string) => string | undefined): void {
+  const sources = changes.filter((c) => !c.binary && c.status !== "added");
+  for (const change of changes.filter((c) => !c.binary && c.status === "added")) {
+    const text = read("to", change.file) ?? "";
+    let best: { source: FileChange; score: number } | undefined;
+    for (const source of sources) {
+      const old = read("from", source.file) ?? "";
+      const score = similarity(old, text);
+      // 还在的文件：只有它原来的内容更像这个新文件、而不像它自己的新版本时，才算搬走了
+      const stayed = source.status === "changed" ? similarity(old, read("to", source.file) ?? "") : 0;
+      if (score >= 0.5 && score > stayed && (best === undefined || score > best.score)) best = { source, score };
+    }
+    if (best === undefined) continue;
+    const { source } = best;
+    sources.splice(sources.indexOf(source), 1);
+    Object.assign(change, countLines(read("from", source.file) ?? "", text), { origin: source.file });
+    if (source.status === "removed") changes.splice(changes.indexOf(source), 1);
+    else Object.assign(source, countLines("", read("to", source.file) ?? ""), { origin: null });
+  }
+}
+
+/** 比较的两边：上一步的哪个文件（标签与内容），这一步的内容 */
+export function diffSides(c: Pick<StepComparison, "from" | "to" | "read">, x: FileChange): { oldLabel: string; oldText: string; newLabel: string; newText: string } {
+  const newText = x.status === "removed" ? "" : (c.read("to", x.file) ?? "");
+  const base = x.origin === undefined ? (x.status === "added" ? undefined : x.file) : (x.origin ?? undefined);
+  return {
+    oldLabel: base === undefined ? "/dev/null" : `${c.from}/${base}`,
+    oldText: base === undefined ? "" : (c.read("from", base) ?? ""),
+    newLabel: `${c.to}/${x.file}`,
+    newText,
+  };
+}
+
+/** 文件状态的说法：（新增）（删除），挪来或改来的说出来源 */
+export function statusWord(x: FileChange): string {
+  if (typeof x.origin === "string") return x.plus + x.minus === 0 ? `（从 ${x.origin} 挪来，内容没变）` : `（由 ${x.origin} 改来）`;
+  if (x.origin === null) return "（原来的内容搬走了，当作新写的）";
+  return { added: "（新增）", removed: "（删除）", changed: "" }[x.status];
 }
 
 export interface FormatOptions {
@@ -140,7 +208,6 @@ export function formatStepDiff(c: StepComparison, options: FormatOptions | boole
   const p = paint(opts.color ?? false);
   const changes = opts.srcOnly ? c.changes.filter((x) => groupOf(x.file) === "src") : c.changes;
   const out: string[] = [];
-  const STATUS_WORD: Record<FileStatus, string> = { added: "（新增）", removed: "（删除）", changed: "" };
   const tag = (f: string) => (isNoise(f) ? p.dim("（每步都会变，属预期噪音）") : "");
   const count = (plus: number, minus: number) => `${p.green(`+${plus}`)} ${p.red(`−${minus}`)}`;
 
@@ -148,9 +215,11 @@ export function formatStepDiff(c: StepComparison, options: FormatOptions | boole
   const basis = c.source === "git" ? "比较的是 git 里提交的版本" : "比较的是目录里现有的文件";
   out.push(p.bold(`步骤对比：${c.from} → ${c.to}${scope}`));
   out.push(p.dim(basis));
-  const count3 = (s: FileStatus) => changes.filter((x) => x.status === s).length;
+  const count3 = (s: FileStatus) => changes.filter((x) => x.status === s && x.origin === undefined).length;
   const unchanged = opts.srcOnly ? "" : `，未变 ${c.unchanged} 个`;
-  out.push(`新增 ${count3("added")} 个文件，删除 ${count3("removed")} 个，修改 ${count3("changed")} 个${unchanged}`);
+  const derived = changes.filter((x) => typeof x.origin === "string").length;
+  const moved = derived > 0 ? `，挪来或改来 ${derived} 个` : "";
+  out.push(`新增 ${count3("added")} 个文件，删除 ${count3("removed")} 个，修改 ${count3("changed") + changes.filter((x) => x.origin === null).length} 个${moved}${unchanged}`);
   const t = totals(changes);
   const summary = GROUP_ORDER.filter((g) => t[g].files > 0).map(
     (g) => `${GROUP_TITLE[g]} ${t[g].files} 个文件 ${count(t[g].plus, t[g].minus)}（共 ${t[g].plus + t[g].minus} 行）`,
@@ -173,7 +242,7 @@ export function formatStepDiff(c: StepComparison, options: FormatOptions | boole
   }
 
   // 文件清单：按阅读顺序的组，每行带增删行数
-  const width = Math.max(...changes.map((x) => displayWidth(x.file + STATUS_WORD[x.status])));
+  const width = Math.max(...changes.map((x) => displayWidth(x.file + statusWord(x))));
   const byFile = new Map(changes.map((x) => [x.file, x]));
   const groups = c.groups
     .map((g) => ({ title: g.title, changes: g.files.flatMap((f) => byFile.get(f) ?? []) }))
@@ -181,8 +250,8 @@ export function formatStepDiff(c: StepComparison, options: FormatOptions | boole
   for (const g of groups) {
     out.push("", `${g.title}：`);
     for (const x of g.changes) {
-      const mark = x.status === "added" ? p.green("+") : x.status === "removed" ? p.red("-") : p.cyan("~");
-      const name = x.file + STATUS_WORD[x.status];
+      const mark = x.status === "added" && x.origin === undefined ? p.green("+") : x.status === "removed" ? p.red("-") : p.cyan("~");
+      const name = x.file + statusWord(x);
       const pad = " ".repeat(Math.max(1, width - displayWidth(name) + 2));
       out.push(`  ${mark} ${name}${pad}${x.binary ? "（二进制）" : count(x.plus, x.minus)}${tag(x.file)}`);
     }
@@ -193,7 +262,7 @@ export function formatStepDiff(c: StepComparison, options: FormatOptions | boole
   for (const g of groups) {
     out.push("", p.bold(`════ ${g.title} ════`));
     for (const x of g.changes) {
-      const title = x.file + STATUS_WORD[x.status];
+      const title = x.file + statusWord(x);
       if (x.binary) section(title, "（二进制文件，不显示内容）");
       else if (x.status === "removed") section(title, `（整个文件删除，共 ${x.minus} 行）`);
       else section(title, fileDiff(c, x, opts.color ?? false));
@@ -204,9 +273,9 @@ export function formatStepDiff(c: StepComparison, options: FormatOptions | boole
 
 /** 一个文本文件的 unified diff；新增的文件显示全文 */
 function fileDiff(c: StepComparison, x: FileChange, color: boolean): string {
-  const b = c.read("to", x.file) ?? "";
-  if (x.status === "added") return b === "" ? "（空文件）" : unifiedDiff("/dev/null", `${c.to}/${x.file}`, "", b, { color, context: 0 });
-  return unifiedDiff(`${c.from}/${x.file}`, `${c.to}/${x.file}`, c.read("from", x.file) ?? "", b, { color });
+  const sides = diffSides(c, x);
+  if (sides.oldLabel === "/dev/null") return sides.newText === "" ? "（空文件）" : unifiedDiff(sides.oldLabel, sides.newLabel, "", sides.newText, { color, context: 0 });
+  return unifiedDiff(sides.oldLabel, sides.newLabel, sides.oldText, sides.newText, { color });
 }
 
 /** 终端里的显示宽度：汉字等全角字符占两格，对齐才不会歪 */

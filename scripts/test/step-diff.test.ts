@@ -58,6 +58,41 @@ describe("步骤对比（npm run diff）", () => {
     expect(text).not.toContain("\u001b["); // 不是终端就不上色
   });
 
+  it("挪了位置或换了名字的文件和原来的文件比；留下的同名文件大半内容搬走了就当作新写的；只差缩进的行不算", () => {
+    const r = makeFixtureRoot("stepdiff-moved");
+    try {
+      const body = Array.from({ length: 8 }, (_, i) => `console.log(${i});`).join("\n");
+      writeStep(r, "step07-abort-extensions", {
+        "src/main.ts": `${body}\nconsole.log("old");\n`,
+        "src/lock.ts": "export const lock = 1;\nexport const held = 2;\n",
+        "src/tiny.ts": "import x from \"y\";\n",
+      });
+      writeStep(r, "step08-real-model", {
+        // 程序包进函数、缩进一层，搬进 cli.ts；main.ts 只剩一行
+        "src/cli.ts": `export function run() {\n${body.split("\n").map((l) => `  ${l}`).join("\n")}\n  console.log("new");\n}\n`,
+        "src/main.ts": "run();\n",
+        "src/guards/lock.ts": "export const lock = 1;\nexport const held = 2;\n",
+        // 只有一行 import 和旧文件相同：不算改来的
+        "src/big.ts": `import x from "y";\n${Array.from({ length: 8 }, (_, i) => `export const v${i} = ${i};`).join("\n")}\n`,
+      });
+      const c = compareSteps(r, "step07-abort-extensions", "step08-real-model");
+      const byFile = Object.fromEntries(c.changes.map((x) => [x.file, [x.origin, x.plus, x.minus]]));
+      expect(byFile["src/cli.ts"]).toEqual(["src/main.ts", 3, 1]); // 函数头、新的一行、右括号；删掉的只有 "old" 那行
+      expect(byFile["src/main.ts"]).toEqual([null, 1, 0]);
+      expect(byFile["src/guards/lock.ts"]).toEqual(["src/lock.ts", 0, 0]);
+      expect(byFile["src/big.ts"]).toEqual([undefined, 9, 0]);
+      expect(c.removed).toEqual(["src/tiny.ts"]); // lock.ts 挪走了，不算删除
+      const text = formatStepDiff(c);
+      expect(text).toContain("新增 1 个文件，删除 1 个，修改 2 个，挪来或改来 2 个"); // 修改的另一个是 package.json
+      expect(text).toMatch(/~ src\/guards\/lock\.ts（从 src\/lock\.ts 挪来，内容没变） +\+0 −0/);
+      expect(text).toMatch(/~ src\/cli\.ts（由 src\/main\.ts 改来） +\+3 −1/);
+      expect(text).toMatch(/~ src\/main\.ts（原来的内容搬走了，当作新写的） +\+1 −0/);
+      expect(text).toContain("--- step07-abort-extensions/src/main.ts\n+++ step08-real-model/src/cli.ts");
+    } finally {
+      removeFixtureRoot(r);
+    }
+  });
+
   it("上色只在要求时发生", () => {
     expect(formatStepDiff(compareSteps(root, "step02-messages", "step03-streaming"), true)).toContain("\u001b[32m+");
   });

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { groupFiles, parseReadingOrder } from "../../../scripts/lib/reading-order.ts";
-import { compareSteps, type FileChange, type StepComparison } from "../../../scripts/lib/step-diff.ts";
+import { compareSteps, diffSides, statusWord, type FileChange, type StepComparison } from "../../../scripts/lib/step-diff.ts";
 import { gitFiles, worktreeFiles, type StepFiles } from "../../../scripts/lib/step-files.ts";
 import { normalizeEol } from "../../../scripts/lib/text.ts";
 import { unifiedDiff } from "../../../scripts/lib/unified-diff.ts";
@@ -61,9 +61,8 @@ function comparison(from: string, to: string): StepComparison {
 }
 
 function diffText(from: string, to: string, change: FileChange, read: StepComparison["read"]): string {
-  const a = change.status === "added" ? "" : (read("from", change.file) ?? "");
-  const b = change.status === "removed" ? "" : (read("to", change.file) ?? "");
-  return unifiedDiff(change.status === "added" ? "/dev/null" : `${from}/${change.file}`, `${to}/${change.file}`, a, b);
+  const sides = diffSides({ from, to, read }, change);
+  return unifiedDiff(sides.oldLabel, sides.newLabel, sides.oldText, sides.newText);
 }
 
 /** 一开始就把这一步所有文件（和与上一步的差异）排进高亮队列：工作线程先忙起来，页面以后再拼 */
@@ -127,10 +126,11 @@ export async function writeDiffPages(publicDir: string, from: string, to: string
 
 async function writeDiffPage(publicDir: string, from: string, to: string, change: FileChange, read: StepComparison["read"]): Promise<void> {
   const body = change.binary ? '<p style="padding:20px">（二进制文件，不显示内容）</p>' : await highlight(diffText(from, to, change, read), "diff");
-  const status = { added: "新增", removed: "删除", changed: "修改" }[change.status];
+  const status = statusWord(change).replace(/^（|）$/g, "") || "修改";
+  const base = diffSides({ from, to, read }, change).oldLabel;
   const links = [
     change.status !== "removed" ? `<a href="${codeUrl(to, change.file)}">${escapeHtml(to)} 里的完整文件</a>` : "",
-    change.status !== "added" ? `<a href="${codeUrl(from, change.file)}">${escapeHtml(from)} 里的完整文件</a>` : "",
+    base !== "/dev/null" ? `<a href="${codeUrl(from, base.slice(from.length + 1))}">${escapeHtml(from)} 里的完整文件</a>` : "",
   ].filter((s) => s !== "");
   const html = renderStaticPage({
     title: `${from} → ${to} · ${change.file}`,
@@ -232,13 +232,13 @@ export function stepPage(steps: string[], step: string, chapters: ChapterInfo[],
       "",
       `## 与上一步相比（${prev} → ${step}）`,
       "",
-      `与 \`npm run diff -- ${prev.slice(4, 6)} ${step.slice(4, 6)}\` 同一份数据（git 里提交的版本）：新增 ${c.added.length} 个文件，删除 ${c.removed.length} 个，修改 ${c.changed.length} 个，未变 ${c.unchanged} 个。点文件名看它的差异。`,
+      `与 \`npm run diff -- ${prev.slice(4, 6)} ${step.slice(4, 6)}\` 同一份数据（git 里提交的版本）：新增 ${c.added.length} 个文件，删除 ${c.removed.length} 个，修改 ${c.changed.length} 个，挪来或改来 ${c.changes.filter((x) => x.origin !== undefined).length} 个，未变 ${c.unchanged} 个。点文件名看它的差异。`,
     );
     const byFile = new Map(c.changes.map((x) => [x.file, x]));
     for (const g of c.groups) {
       out.push("", `**${escapeHtml(g.title)}**`, "", "| 文件 | 变化 | 行数 |", "|---|---|---|");
       for (const x of g.files.flatMap((f) => byFile.get(f) ?? [])) {
-        const status = { added: "新增", removed: "删除", changed: "修改" }[x.status];
+        const status = statusWord(x).replace(/^（|）$/g, "") || "修改";
         const count = x.binary ? "（二进制）" : `<span class="plus">+${x.plus}</span> <span class="minus">−${x.minus}</span>`;
         out.push(`| <a href="${diffUrl(step, x.file)}" target="_self" class="diff-link">${escapeHtml(x.file)}</a> | ${status} | ${count} |`);
       }
