@@ -198,6 +198,12 @@ export const FIXTURES: readonly Fixture[] = [
     "HTTP 429：tokens：Rate limit reached for model `llama-3.3-70b-versatile` on tokens per minute (TPM): Limit 12000, Used 11000, Requested 3000. Please try again in 10s.",
   ),
   err(
+    "rl-siliconflow-tpm",
+    "rate-limit",
+    `硅基流动的 TPM 限流，HTTP 429，正文不套 error（AIDotNet/OpenDeepWiki#269），${LAB}`,
+    "HTTP 429：Request was rejected due to rate limiting. Details: TPM limit reached.",
+  ),
+  err(
     "rl-too-many-requests",
     "rate-limit",
     "通用 429 说法（实验 classify.test.ts）",
@@ -226,8 +232,32 @@ export const FIXTURES: readonly Fixture[] = [
   err(
     "q-zhipu-1308",
     "quota",
-    `${PI_RETRY}（智谱/Z.ai 错误码 1308，HTTP 429；正文顶层就是 code/message 时 step08 原样保留 JSON）`,
-    'HTTP 429：{"code":"1308","message":"Usage limit reached for 5 hour."}',
+    `${PI_RETRY}（智谱/Z.ai 错误码 1308，HTTP 429），${LAB}：step08 把 {"error":{"code":"1308","message":…}} 写成「HTTP 429：1308：…」`,
+    "HTTP 429：1308：Usage limit reached for 5 hour.",
+  ),
+  err(
+    "q-zhipu-1113",
+    "quota",
+    `智谱 GLM 欠费，HTTP 429 {"error":{"code":"1113","message":"您的账户已欠费，请充值后重试。"}}（langgenius/dify#5850），${LAB}`,
+    "HTTP 429：1113：您的账户已欠费，请充值后重试。",
+  ),
+  err(
+    "q-modelscope-1008",
+    "quota",
+    `魔搭余额不足，HTTP 429 {"error":{"http_code":"429","message":"insufficient balance (1008)","type":"insufficient_balance_error"}}（modelscope/modelscope#1691），${LAB}`,
+    "HTTP 429：insufficient_balance_error：insufficient balance (1008)",
+  ),
+  err(
+    "q-siliconflow-30011",
+    "quota",
+    `硅基流动余额不足，HTTP 403，正文不套 error（FoundationAgents/OpenManus#438），${LAB}`,
+    "HTTP 403：30011：The selected model requires paid balance. Your paid balance is insufficient. Please top up and try again.",
+  ),
+  err(
+    "q-deepseek-402",
+    "quota",
+    `DeepSeek 余额不足，HTTP 402 {"error":{"message":"Insufficient Balance","type":"unknown_error",…}}（Aider-AI/aider#4851），${LAB}`,
+    "HTTP 402：unknown_error：Insufficient Balance",
   ),
   err(
     "q-monthly-limit",
@@ -257,6 +287,12 @@ export const FIXTURES: readonly Fixture[] = [
     "HTTP 429：rate_limit_error：Number of request tokens has exceeded your per-minute rate limit",
   ),
   err("t-500", "transient", LAB, "HTTP 500：api_error：Internal server error"),
+  err(
+    "t-deepseek-insufficient-system-resource",
+    "transient",
+    `DeepSeek 的 finish_reason insufficient_system_resource（api-docs.deepseek.com 的 create-chat-completion），step08 的写法`,
+    "模型异常结束：finish_reason=insufficient_system_resource",
+  ),
   err("t-502", "transient", LAB, "HTTP 502：Bad Gateway"),
   err("t-503", "transient", LAB, "HTTP 503：Service Unavailable"),
   err("t-504", "transient", LAB, "HTTP 504：Gateway Timeout"),

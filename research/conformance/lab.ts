@@ -9,8 +9,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 // 服务器的形状直接用包里的类型（只导入类型；运行时按下面的路径动态导入）
-import type { ProviderServer, RecordedRequest, Script, ScriptedReply, Turn } from "../../labs/scripted-provider/src/index.ts";
-export type { ProviderServer, RecordedRequest, ScriptedReply, Turn };
+import type { ProfileName, ProviderServer, RecordedRequest, Script, ScriptedReply, ServerOptions, Turn } from "../../labs/scripted-provider/src/index.ts";
+export type { ProfileName, ProviderServer, RecordedRequest, ScriptedReply, Turn };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const LABS = path.resolve(here, "../../labs");
@@ -22,10 +22,10 @@ export async function importLab<T>(file: string): Promise<T> {
   return (await import(pathToFileURL(file).href)) as T;
 }
 
-export async function startServer(script: Script): Promise<ProviderServer> {
+export async function startServer(script: Script, options: ServerOptions = {}): Promise<ProviderServer> {
   const manifest = JSON.parse(readFileSync(path.join(SERVER_PACKAGE, "package.json"), "utf8")) as { exports: { ".": string } };
-  const mod = await importLab<{ startProviderServer(script: Script): Promise<ProviderServer> }>(
+  const mod = await importLab<{ startProviderServer(script: Script, options?: ServerOptions): Promise<ProviderServer> }>(
     path.join(SERVER_PACKAGE, manifest.exports["."]),
   );
-  return mod.startProviderServer(script);
+  return mod.startProviderServer(script, options);
 }

@@ -66,17 +66,15 @@ export const REASONS: Record<string, Reason> = {
       "step09 的 validate.ts 只报第一个问题。",
   },
   "thinking-tool-call": {
-    verdict: "differs",
-    differs: ["history", "nextRequest"],
-    kind: "not-copied",
+    verdict: "same",
     text:
-      "Anthropic 协议下两边相同：思考块连同签名原样送回，服务器的协议检查放行，第二轮正常回答。" +
-      "OpenAI 兼容协议下不同：Pi 记下推理是从哪个字段来的（`reasoning_content`），下一轮把推理原样写回同名字段 " +
-      "`@earendil-works/pi-ai@1.6.0 src/api/openai-completions.ts:596-603`（`thinkingSignature`）、" +
+      "两种协议下两边都把推理送回去，服务器的协议检查放行，第二轮正常回答。Anthropic：思考块连同签名原样送回。" +
+      "OpenAI 兼容：脚本服务器按 DeepSeek 思考模式的规矩检查——调过工具的那条助手消息必须带回 `reasoning_content`。" +
+      "Pi 记下推理是从哪个字段来的，下一轮原样写回同名字段 `@earendil-works/pi-ai@1.6.0 src/api/openai-completions.ts:596-603`（`thinkingSignature`）、" +
       "`@earendil-works/pi-ai@1.6.0 src/api/openai-completions.ts:1334-1344`（`isOpenAICompletionsReasoningField`），" +
-      "对 DeepSeek 的地址甚至要求每条助手消息都带上这个字段 `@earendil-works/pi-ai@1.6.0 src/api/openai-completions.ts:1380-1387`（`requiresReasoningContentOnAssistantMessages`）。" +
-      "我们的脚本服务器按 DeepSeek-R1 文档的规矩拒收带 `reasoning_content` 的请求（400），所以 Pi 在第二轮得到一条不可重试的错误，" +
-      "step09 不把推理送回去，照常回答。哪一边对，取决于对面是哪一代服务：这一行记下的是两边行为的差别，不是谁错了。",
+      "对 DeepSeek 的地址还给没有推理的助手消息补一个空串 `@earendil-works/pi-ai@1.6.0 src/api/openai-completions.ts:1380-1387`（`requiresReasoningContentOnAssistantMessages`）；" +
+      "step09 只给带工具调用、有推理的那条消息写上 `reasoning_content`（没调工具的 DeepSeek 会忽略它，为什么这样选见 8.6）。" +
+      "两边写出去的字段多寡不同，这里比较的历史与请求里的消息是一样的。",
   },
   "rate-limit-retry-after-ms": {
     verdict: "differs",

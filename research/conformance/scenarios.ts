@@ -114,7 +114,7 @@ export const SCENARIOS: Scenario[] = [
     chapters: ["8.6"],
     prompt: "想一想再算",
     thinking: true,
-    // 服务器发过思考块之后会检查下一轮请求：Anthropic 要原样送回带签名的思考块，DeepSeek 式的 reasoning_content 不许送回
+    // 服务器发过推理之后会检查下一轮请求：Anthropic 要原样送回带签名的思考块，DeepSeek 思考模式要带回调过工具那条消息的 reasoning_content
     script: () => [
       { thinking: "先想一想：要算 1+2。", toolCalls: [{ id: "call_1", name: "calc", arguments: { expression: "1+2" } }] },
       { thinking: "结果出来了。", text: "等于 3。" },

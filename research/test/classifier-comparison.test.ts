@@ -1,7 +1,7 @@
 // 对照测试：实验 step09 的错误分类器与 pi-ai 1.6.0 的同名导出函数，对两张表各判一次：
 //   1. 由 Pi 源码推出的表（compare/pi-patterns.ts）：Pi 的每一条模式一行，例句依次取自 Pi 自己的注释、
 //      compare/messages.ts、compare/pi-pattern-examples.ts。Pi 将来多一条模式而三处都没有能命中它的例句，测试失败；
-//   2. 我们自己收集的 76 条消息（compare/messages.ts）。
+//   2. 我们自己收集的 82 条消息（compare/messages.ts）。
 //
 //   实验：labs/mini-agent-harness/step09-retry-timeout/src/retry/classify.ts 的
 //         isContextOverflow(message, contextWindow?) 与 isRetryableAssistantError(message)，按文件路径导入；
@@ -78,7 +78,24 @@ const EXPECTED_DIFFERENCES: Record<string, ExpectedDifference> = {
     fn: ["isRetryableAssistantError"],
     why: "D：step09 护栏的「模型调用超时（<ms>ms）」，实验认；Pi 的 /timeout/ 是英文，匹配不到中文的「超时」",
   },
+  // A. 错误码在实验的格式里
+  "q-zhipu-1308": {
+    fn: ["isRetryableAssistantError"],
+    why: "A：Pi 的 1308 模式认的是原始正文里的 \"code\":\"1308\"；step08 把 {\"error\":{\"code\":\"1308\",…}} 写成「HTTP 429：1308：…」，实验另有一行 /：(?:1113|1308)：/ 认这种格式，Pi 只看到 429 就判可重试",
+  },
   // E. 有意的设计差异
+  "q-zhipu-1113": {
+    fn: ["isRetryableAssistantError"],
+    why: "E：智谱的 1113（欠费）以 HTTP 429 返回，实验按错误码与「欠费」二字判不可重试（issue 47）；Pi 没有这一条，只看到 429 就判可重试，等多久也不会好",
+  },
+  "q-modelscope-1008": {
+    fn: ["isRetryableAssistantError"],
+    why: "E：魔搭的 insufficient_balance_error 也以 429 返回，实验的 /insufficient[_ ]balance/ 判不可重试（issue 47）；Pi 没有这一条，只看到 429 就判可重试",
+  },
+  "t-deepseek-insufficient-system-resource": {
+    fn: ["isRetryableAssistantError"],
+    why: "E：DeepSeek 的 finish_reason insufficient_system_resource 是服务端资源不够、回复被打断，实验像 503 一样重试（issue 47）；Pi 把它写成「Provider finish_reason: insufficient_system_resource」，它的可重试表里没有这个词（实验的中文写法它也不认识）",
+  },
   "zh-server-wait": {
     fn: ["isRetryableAssistantError"],
     why: "E：HTTP 层已判定「服务器要求的等待超过上限」时，step09 把它列进不可重试表（服务器要等 120 秒，回合层 2 秒后再问只会再被拒）；Pi 让这类失败走外层重试（它自己的文案 retry delay 在可重试表里，#1123），这句中文它不认识，但后半句原文里的 429 让它判可重试",

@@ -7,7 +7,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { startServer, type ProviderServer, type ScriptedReply, type Turn } from "../conformance/lab.ts";
+import { startServer, type ProfileName, type ProviderServer, type ScriptedReply, type Turn } from "../conformance/lab.ts";
 
 let server: ProviderServer | undefined;
 afterEach(async () => {
@@ -361,6 +361,34 @@ describe("思考模型", () => {
       if (delta?.content) content += delta.content;
     }
     expect({ reasoning, content, reasoningAfterContent }).toEqual({ reasoning: THINKING, content: "等于 3。", reasoningAfterContent: false });
+  });
+});
+
+describe("各家服务的口音（profiles）：官方 openai SDK 照样读得懂", () => {
+  const PROFILES: ProfileName[] = ["deepseek", "kimi", "qwen", "glm", "siliconflow", "ollama", "vllm"];
+  it.each(PROFILES)("%s：流式读到的工具调用与剧本一致，没有异常", async (profile) => {
+    server = await startServer([{ text: "算一下。", toolCalls: [CALLS[0]!] }], { profile });
+    const stream = await openai(server).chat.completions.create({ model: "scripted", messages: ASK, stream: true, stream_options: { include_usage: true } });
+    let args = "";
+    let name = "";
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) {
+        name ||= call.function?.name ?? "";
+        args += call.function?.arguments ?? "";
+      }
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect({ name, args: JSON.parse(args) as unknown, finish }).toEqual({ name: "calc", args: CALLS[0]!.arguments, finish: "tool_calls" });
+  });
+
+  it("ollama 老版本不给 index：SDK 的 stream() 帮手拼不出调用而报错（ollama/ollama#7881 说的正是它）；带 index 的 glm 照常拼出", async () => {
+    server = await startServer([{ toolCalls: [CALLS[0]!] }], { profile: "ollama" });
+    await expect(openai(server).chat.completions.stream({ model: "scripted", messages: ASK }).finalChatCompletion()).rejects.toThrow(/invalid tool call index/);
+    await server.close();
+    server = await startServer([{ toolCalls: [CALLS[0]!] }], { profile: "glm" });
+    const done = await openai(server).chat.completions.stream({ model: "scripted", messages: ASK }).finalChatCompletion();
+    expect(done.choices[0]?.message.tool_calls?.map((call) => call.type === "function" && call.function.name)).toEqual(["calc"]);
   });
 });
 

@@ -6,16 +6,19 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { OPENAI, PROFILES, type Profile, type ProfileName } from "./profiles.js";
 import { ThinkingLedger, signatureOf } from "./protocol-checks.js";
 import type { Usage } from "./types.js";
 
 /** 一次正常的流式回复。 */
 export interface ScriptedReply {
   /**
-   * 思考模型的推理，先于文字发出：OpenAI 协议用 DeepSeek 的 reasoning_content 增量，
-   * Anthropic 用 thinking 块（thinking_delta + signature_delta）。发过之后，下一轮请求要过协议检查（protocol-checks.ts）。
+   * 思考模型的推理，先于文字发出：OpenAI 协议用 DeepSeek 的 reasoning_content 增量（profile 可以换字段名），
+   * Anthropic 用 thinking 块（thinking_delta + signature_delta）。带着它调了工具，下一轮请求要过协议检查（protocol-checks.ts）。
    */
   thinking?: string;
+  /** 第一块数据之前先发这么多行 `: keep-alive` 注释（DeepSeek 排队时就这样保活：api-docs.deepseek.com/quick_start/rate_limit），间隔同样是 chunkDelayMs。 */
+  keepAlive?: number;
   text?: string;
   /** arguments 给字符串时原样发送（可以故意给一段坏 JSON）。 */
   toolCalls?: Array<{ id?: string; name: string; arguments: Record<string, unknown> | string }>;
@@ -99,6 +102,8 @@ export interface ServerOptions {
   apiKey?: string;
   /** 监听的端口；默认 0，由系统挑一个空闲端口（测试并行跑也不会撞车）。 */
   port?: number;
+  /** OpenAI 协议照哪一家服务的样子说话（profiles.ts）；不给就是 OpenAI 本家的形状，推理按 DeepSeek 的规矩发。 */
+  profile?: ProfileName;
 }
 
 const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key"]);
@@ -110,6 +115,7 @@ export async function startProviderServer(script: Script, options: ServerOptions
   const waiters = new Set<{ request: number; wake: (d: Disconnect | undefined) => void }>();
   const queue = Array.isArray(script) ? [...script] : undefined;
   const ledger = new ThinkingLedger();
+  const profile = options.profile === undefined ? undefined : PROFILES[options.profile];
   let closing = false;
 
   const server = http.createServer(async (req, res) => {
@@ -139,7 +145,7 @@ export async function startProviderServer(script: Script, options: ServerOptions
       return sendJson(res, 401, errorBody(api, "authentication_error", "invalid api key"));
     }
     const violation = ledger.check(api, record.body);
-    if (violation) return sendJson(res, 400, errorBody(api, "invalid_request_error", violation));
+    if (violation) return sendJson(res, 400, violation);
     let turn: Turn | undefined;
     try {
       turn = queue ? queue.shift() : await (script as Exclude<Script, Turn[]>)(record, index);
@@ -150,7 +156,7 @@ export async function startProviderServer(script: Script, options: ServerOptions
       return sendJson(res, 500, errorBody(api, "script_exhausted", `脚本已经用完：这是第 ${index + 1} 个请求`));
     }
     try {
-      await play(turn, api, record, index, res, state, ledger);
+      await play(turn, api, record, index, res, state, ledger, profile);
     } catch {
       res.destroy(); // 脚本写错等意外：断开连接，别让测试进程崩掉
     }
@@ -204,10 +210,13 @@ async function play(
   res: http.ServerResponse,
   state: { dropped: boolean },
   ledger: ThinkingLedger,
+  profile: Profile | undefined,
 ): Promise<void> {
   if ("httpError" in turn) {
     const [type, message] = defaultError(turn.httpError);
-    const body = turn.body ?? errorBody(api, type, turn.message ?? message);
+    // 正文：剧本给的原样发；否则这一家服务的那份（message 没换掉说明时）；再否则按协议生成
+    const own = api === "openai" && turn.message === undefined ? profile?.errors[turn.httpError] : undefined;
+    const body = turn.body ?? own ?? errorBody(api, type, turn.message ?? message);
     const isText = typeof body === "string";
     res.writeHead(turn.httpError, { "content-type": isText ? "text/plain" : "application/json", ...turn.headers });
     res.end(isText ? body : JSON.stringify(body));
@@ -239,11 +248,17 @@ async function play(
   }
   const body = record.body as { model?: string; stream_options?: { include_usage?: boolean } } | undefined;
   const model = body?.model ?? "scripted";
+  // 思考模式默认开着的服务：剧本没写推理，也先发一段
+  const reply = api === "openai" && profile?.thinking !== undefined && turn.thinking === undefined ? { ...turn, thinking: profile.thinking } : turn;
   const events =
     api === "openai"
-      ? openaiEvents(turn, index + 1, model, body?.stream_options?.include_usage === true)
-      : anthropicEvents(turn, index + 1, model);
-  if (api === "anthropic" && turn.thinking) ledger.issue(toolCallsOf(turn, index + 1, "toolu").map((call) => call.id), turn.thinking);
+      ? openaiEvents(reply, index + 1, model, body?.stream_options?.include_usage === true, profile ?? OPENAI)
+      : anthropicEvents(reply, index + 1, model);
+  // 带着推理调了工具：下一轮要查推理有没有带回来（OpenAI 协议只有 DeepSeek 式的服务查，不给 profile 时也按 DeepSeek）
+  if (reply.thinking && (api === "anthropic" || (profile?.reasoningBack ?? true))) {
+    ledger.issue(api, toolCallsOf(reply, index + 1, api === "anthropic" ? "toolu" : "call").map((call) => call.id), reply.thinking);
+  }
+  for (let i = 0; i < (turn.keepAlive ?? 0); i++) events.unshift({ comment: "keep-alive" });
   const eol = turn.lineEnding ?? "\n";
   const limit = Math.min(turn.dropAfterChunks ?? turn.hangAfterChunks ?? Infinity, events.length);
   for (let i = 0; i < limit; i++) {
@@ -292,22 +307,35 @@ function toolCallsOf(turn: ScriptedReply, n: number, prefix: string): Array<{ id
   });
 }
 
-function openaiEvents(turn: ScriptedReply, n: number, model: string, includeUsage: boolean): WireEvent[] {
+function openaiEvents(turn: ScriptedReply, n: number, model: string, includeUsage: boolean, profile: Profile): WireEvent[] {
   const base = { id: `chatcmpl-${n}`, object: "chat.completion.chunk", created: 0, model };
-  const chunk = (delta: object, finishReason: string | null = null): WireEvent => ({
-    data: JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] }),
-  });
+  const chunk = (delta: object): WireEvent => ({ data: JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] }) });
   // 开头一行注释：有的服务（如 OpenRouter）真的会发，顺便检验注释处理
   const events: WireEvent[] = [{ comment: "本地脚本服务器" }, chunk({ role: "assistant", content: "" })];
-  // DeepSeek 的推理：content 为 null，推理放在 reasoning_content 里，先于回答
-  for (const piece of cutChars(turn.thinking ?? "", turn.chunkSize ?? 2)) events.push(chunk({ content: null, reasoning_content: piece }));
+  // 推理先于回答：DeepSeek 的形状是 content 为 null、推理在 reasoning_content 里；新版 vLLM 只有 reasoning 一个字段
+  const field = profile.reasoningField;
+  for (const piece of cutChars(turn.thinking ?? "", turn.chunkSize ?? 2)) {
+    events.push(chunk(field === "reasoning_content" ? { content: null, reasoning_content: piece } : { reasoning: piece }));
+  }
   for (const piece of cutChars(turn.text ?? "", turn.chunkSize ?? 2)) events.push(chunk({ content: piece }));
-  // 每个工具调用：第一片带 id 与 name，之后只有参数碎片，全靠 index 认领
-  const calls = toolCallsOf(turn, n, "call").map((call, index) => [
-    chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
-    ...call.pieces.map((piece) => chunk({ tool_calls: [{ index, function: { arguments: piece } }] })),
-  ]);
-  if (turn.interleaveToolCalls) {
+  // 每个工具调用：第一片带 id 与 name，之后只有参数碎片，全靠 index 认领（profile 可以让它一次给全、不带 index）
+  const head = (index: number, call: { id: string; name: string }, args: string) => ({
+    ...(profile.toolCallIndex ? { index } : {}),
+    id: call.id,
+    type: "function",
+    function: { name: call.name, arguments: args },
+  });
+  const toolCalls = toolCallsOf(turn, n, "call");
+  const calls = toolCalls.map((call, index) =>
+    profile.wholeToolCalls
+      ? [chunk({ tool_calls: [head(index, call, call.pieces.join(""))] })]
+      : [chunk({ tool_calls: [head(index, call, "")] }), ...call.pieces.map((piece) => chunk({ tool_calls: [{ index, function: { arguments: piece } }] }))],
+  );
+  if (profile.toolCallsWithFinish && toolCalls.length > 0 && !turn.streamError && !turn.endWithoutFinish) {
+    // 整批调用与 finish_reason 挤在同一块里
+    const all = toolCalls.map((call, index) => head(index, call, call.pieces.join("")));
+    return finish({ tool_calls: all });
+  } else if (turn.interleaveToolCalls) {
     for (let i = 0; calls.some((c) => i < c.length); i++) for (const c of calls) if (c[i]) events.push(c[i] as WireEvent);
   } else {
     for (const c of calls) events.push(...c);
@@ -317,19 +345,26 @@ function openaiEvents(turn: ScriptedReply, n: number, model: string, includeUsag
     return events;
   }
   if (turn.endWithoutFinish) return events;
-  events.push(chunk({}, wireStopReason(turn, "openai")));
-  if (includeUsage) {
+  return finish({});
+
+  /** 收尾：finish_reason 那一块（delta 里可能还有整批工具调用），用量照这一家的位置放，最后 [DONE]。 */
+  function finish(delta: object): WireEvent[] {
     const u = usageOf(turn);
     const usage = {
       prompt_tokens: u.input + u.cacheRead,
       completion_tokens: u.output,
       total_tokens: u.input + u.cacheRead + u.output,
       prompt_tokens_details: { cached_tokens: u.cacheRead },
+      // DeepSeek 另用自己的字段名报告缓存命中与未命中
+      ...(profile.usage === "finish-chunk" ? { prompt_cache_hit_tokens: u.cacheRead, prompt_cache_miss_tokens: u.input } : {}),
     };
-    events.push({ data: JSON.stringify({ ...base, choices: [], usage }) });
+    const place = includeUsage ? profile.usage : undefined;
+    const choice = { index: 0, delta, finish_reason: wireStopReason(turn, "openai"), ...(place === "in-choice" ? { usage } : {}) };
+    events.push({ data: JSON.stringify({ ...base, choices: [choice], ...(place === "finish-chunk" ? { usage } : {}) }) });
+    if (place === "own-chunk") events.push({ data: JSON.stringify({ ...base, choices: [], usage }) });
+    events.push({ data: "[DONE]" });
+    return events;
   }
-  events.push({ data: "[DONE]" });
-  return events;
 }
 
 function anthropicEvents(turn: ScriptedReply, n: number, model: string): WireEvent[] {

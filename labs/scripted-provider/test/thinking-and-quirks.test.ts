@@ -36,17 +36,36 @@ describe("思考模型", () => {
     expect(deltas.slice(1, 4)).toEqual([{ content: null, reasoning_content: "先想" }, { content: null, reasoning_content: "想" }, { content: "好" }]);
   });
 
-  it("OpenAI 协议：发回来的助手消息带着 reasoning_content，像 DeepSeek 一样回 400", async () => {
-    await start([{ text: "不该轮到我" }]);
-    const { status, text } = await post("/v1/chat/completions", {
-      messages: [
-        { role: "user", content: "hi" },
-        { role: "assistant", content: "好", reasoning_content: "先想想" },
-        { role: "user", content: "再来" },
-      ],
+  it("OpenAI 协议：带着推理调了工具，下一轮那条助手消息不带 reasoning_content 就回 DeepSeek 原样的 400；带了（空串也算）才放行", async () => {
+    await start([{ thinking: "要用 calc", toolCalls: [{ id: "call_1", name: "calc", arguments: { expression: "1+2" } }] }, { text: "等于 3" }]);
+    await post("/v1/chat/completions", { messages: [{ role: "user", content: "算 1+2" }] });
+    const call = { id: "call_1", type: "function", function: { name: "calc", arguments: '{"expression":"1+2"}' } };
+    const second = (assistant: Record<string, unknown>) =>
+      post("/v1/chat/completions", {
+        messages: [{ role: "user", content: "算 1+2" }, { role: "assistant", content: null, tool_calls: [call], ...assistant }, { role: "tool", tool_call_id: "call_1", content: "3" }],
+      });
+    const missing = await second({});
+    expect(missing.status).toBe(400);
+    expect(JSON.parse(missing.text)).toEqual({
+      error: { message: "The `reasoning_content` in the thinking mode must be passed back to the API.", type: "invalid_request_error", param: null, code: "invalid_request_error" },
     });
-    expect(status).toBe(400);
-    expect(text).toContain("Please remove the reasoning_content from your input");
+    expect((await second({ reasoning_content: 42 })).status).toBe(400);
+    // 被拒的请求不消耗脚本；DeepSeek 只查有没有，空串也放行
+    const accepted = await second({ reasoning_content: "" });
+    expect(accepted.status).toBe(200);
+    expect(accepted.text).toContain(`"content":"等于"`);
+  });
+
+  it("OpenAI 协议：没调工具的回复，推理带不带回来都行（DeepSeek 忽略它）；没发过推理的工具调用也不查", async () => {
+    await start([{ thinking: "想想", text: "好" }, { toolCalls: [{ id: "call_9", name: "calc", arguments: {} }] }, { text: "再好" }, { text: "又好" }]);
+    await post("/v1/chat/completions", { messages: [{ role: "user", content: "hi" }] });
+    const plain = await post("/v1/chat/completions", {
+      messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "好", reasoning_content: "想想" }, { role: "user", content: "再来" }],
+    });
+    expect(plain.status).toBe(200);
+    const withoutThinking = { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "function", function: { name: "calc", arguments: "{}" } }] };
+    expect((await post("/v1/chat/completions", { messages: [{ role: "user", content: "hi" }, withoutThinking, { role: "tool", tool_call_id: "call_9", content: "0" }] })).status).toBe(200);
+    expect((await post("/v1/chat/completions", { messages: [{ role: "user", content: "hi" }, withoutThinking, { role: "tool", tool_call_id: "call_9", content: "0" }] })).status).toBe(200);
   });
 
   it("Anthropic 协议：思考块（thinking_delta + signature_delta）在最前；下一轮必须原样送回，否则 400", async () => {

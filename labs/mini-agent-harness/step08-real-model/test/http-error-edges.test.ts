@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { describeHttpError, describeNetworkError, describeNotEventStream, describeStreamCut, errorDetail, MAX_ERROR_BODY_BYTES } from "../src/providers/http-error.js";
 
 describe("errorDetail：从错误正文里取「类型：说明」", () => {
-  it("不是对象、没有 error、error 是 null 或数字：没有说明", () => {
-    for (const body of [null, undefined, "一句话", 5, {}, { error: null }, { error: 5 }, { error: {} }]) {
+  it("不是对象、没有 error 也没有顶层的说明、error 是 null 或数字：没有说明", () => {
+    for (const body of [null, undefined, "一句话", 5, {}, { error: null }, { error: 5 }, { error: {} }, { message: 5, code: 7 }, { detail: "x" }]) {
       expect(errorDetail(body), JSON.stringify(body)).toBeUndefined();
     }
   });
@@ -19,11 +19,21 @@ describe("errorDetail：从错误正文里取「类型：说明」", () => {
     expect(errorDetail({ error: { type: "invalid_request_error", code: "c", message: "坏了" } })).toBe("invalid_request_error：坏了");
     expect(errorDetail({ error: { type: "", code: "rate_limit", message: "慢点" } })).toBe("rate_limit：慢点");
     expect(errorDetail({ error: { type: 7, code: "rate_limit", message: "慢点" } })).toBe("rate_limit：慢点");
-    expect(errorDetail({ error: { type: 7, code: 429, message: "慢点" } })).toBe("慢点");
+    expect(errorDetail({ error: { type: 7, code: 429, message: "慢点" } })).toBe("429：慢点");
+    expect(errorDetail({ error: { code: 1.5, message: "慢点" } })).toBe("慢点");
+    expect(errorDetail({ error: { code: 1e400, message: "慢点" } })).toBe("慢点");
     expect(errorDetail({ error: { code: "", message: "慢点" } })).toBe("慢点");
     expect(errorDetail({ error: { type: "overloaded_error" } })).toBe("overloaded_error");
     expect(errorDetail({ error: { type: "overloaded_error", message: 42 } })).toBe("overloaded_error");
     expect(errorDetail({ error: { message: "只有说明" } })).toBe("只有说明");
+  });
+
+  it("不套 error 信封的正文（硅基流动、vLLM 旧版）：顶层的说明，有错误码或类型就带上", () => {
+    expect(errorDetail({ code: 30011, message: "paid balance is insufficient", data: null })).toBe("30011：paid balance is insufficient");
+    expect(errorDetail({ message: "TPM limit reached.", data: null })).toBe("TPM limit reached.");
+    expect(errorDetail({ object: "error", message: "too long", type: "BadRequestError", param: null, code: 400 })).toBe("BadRequestError：too long");
+    // 有 error 字段时只看它：顶层的 message 不算
+    expect(errorDetail({ error: { type: "a", message: "里面" }, message: "外面" })).toBe("a：里面");
   });
 });
 

@@ -3,7 +3,8 @@
  *
  * 它和两样东西连在一起：
  *   - 上层的 signal（Ctrl+C）：上层一取消，这次调用跟着取消；
- *   - 一个定时器：到点了，只取消这一次调用，上层的 signal 不受影响。
+ *   - 一个定时器：到点了，只取消这一次调用，上层的 signal 不受影响。工具的是总时限；
+ *     模型的是空闲时限：每收到一点动静（一个字节、一个事件）就从头计时。
  * 关键在于「取消」是真的：信号交到干活的代码手里（fetch、读文件），到点后连接真的断开、
  * 读取真的停下。只在外面「不等它了」而让它在后台接着跑，资源会悄悄漏掉。
  * 反过来，干活的代码不理会信号时，我们也不陪它等：到点就交出超时结果。
@@ -12,10 +13,11 @@ import type { AssistantMessage, StreamEvent, StreamFn, TextContent } from "./typ
 
 /**
  * 默认时限（main.ts 的 --model-timeout / --tool-timeout 可改，0 = 不限时）。
- * 模型：从发请求到最后一个字的总时长，要装得下 HTTP 层的重试等待与一段长回答，所以给得宽；
- * 工具：内置工具都是毫秒级的，30 秒还没完多半是卡住了。
+ * 模型：最长多久收不到服务器的任何一个字节。照 Pi 的 httpIdleTimeoutMs，默认 300 000
+ * （pi-coding-agent 1.6.0 的 src/core/http-dispatcher.ts:4）：还在流的长推理永远不会被掐断，所以不设总时长；
+ * 工具：总时长。内置工具都是毫秒级的，30 秒还没完多半是卡住了。
  */
-export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+export const DEFAULT_MODEL_TIMEOUT_MS = 300_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 /** 模型超时的错误说明。措辞里的「超时」让分类器把它认作可重试。 */
@@ -33,6 +35,8 @@ export interface CallGuard {
   signal: AbortSignal;
   /** 定时器到点时 resolve；没设超时就永远不会 resolve。 */
   expired: Promise<void>;
+  /** 从现在起重新计时（模型的空闲时限：每有一点动静就调一次）。 */
+  restart(): void;
   /** 这次调用的信号被触发时 resolve：超时或上层取消，哪个先到都算。 */
   ended: Promise<void>;
   /** 是不是因为超时而取消的（而不是上层取消）。 */
@@ -50,16 +54,20 @@ export function guardCall(parent: AbortSignal | undefined, timeoutMs: number | u
   if (parent?.aborted) controller.abort(parent.reason);
   else parent?.addEventListener("abort", onParentAbort, { once: true });
 
-  const expired = new Promise<void>((resolve) => {
+  let expire = (): void => {};
+  const expired = new Promise<void>((resolve) => (expire = resolve));
+  const restart = (): void => {
     if (timeoutMs === undefined || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return;
+    clearTimeout(timer);
     timer = setTimeout(() => {
       // 上层已经取消了：那是取消，不是超时
       if (controller.signal.aborted) return;
       timedOut = true;
       controller.abort(new Error(`超时（${timeoutMs}ms）`));
-      resolve();
+      expire();
     }, timeoutMs);
-  });
+  };
+  restart();
 
   const ended = new Promise<void>((resolve) => {
     if (controller.signal.aborted) resolve();
@@ -69,6 +77,7 @@ export function guardCall(parent: AbortSignal | undefined, timeoutMs: number | u
   return {
     signal: controller.signal,
     expired,
+    restart,
     ended,
     timedOut: () => timedOut,
     dispose() {
@@ -79,8 +88,9 @@ export function guardCall(parent: AbortSignal | undefined, timeoutMs: number | u
 }
 
 /**
- * 给一个 StreamFn 套上整次调用的时限（从发请求到最后一个事件）。
- * 注意这是总时长上限，不是「多久没动静」：回答很长的话要把它调大。
+ * 给一个 StreamFn 套上空闲时限：最长 ms 毫秒没有任何动静，就算超时。动静是底下收到的每一块字节
+ * （streamRequest 在响应头到达、正文每来一块时调 onActivity，SSE 的注释行也算），以及交上来的每一个事件。
+ * 所以一段一直在流的长推理永远不会被掐断，一句话也不说的服务器几秒钟就被认出来；没有总时长。
  *
  * 到点时：
  *   1. 取消这次调用自己的信号 → 底层的 fetch 真的断开，服务器看得见；
@@ -93,7 +103,8 @@ export function withModelTimeout(streamFn: StreamFn, ms: number): StreamFn {
   if (!(ms > 0) || !Number.isFinite(ms)) return streamFn; // 0 或不给：不限时
   return async function* (context, options) {
     const guard = guardCall(options?.signal, ms);
-    const iterator = streamFn(context, { ...options, signal: guard.signal })[Symbol.asyncIterator]();
+    // 底下每收到一块字节就报一次动静，空闲时钟从头算起
+    const iterator = streamFn(context, { ...options, signal: guard.signal, onActivity: guard.restart })[Symbol.asyncIterator]();
     const expired = guard.expired.then(() => "expired" as const);
     let text = "";
     let exhausted = false;
@@ -112,6 +123,7 @@ export function withModelTimeout(streamFn: StreamFn, ms: number): StreamFn {
           return; // 没有 done 就结束了：agent-loop 会补一条错误消息
         }
         const event: StreamEvent = winner.value;
+        guard.restart(); // 事件也是动静：不经过 HTTP 的 StreamFn 只有这一种
         if (event.type === "text_delta") text += event.delta;
         yield event;
         if (event.type === "done") return;
@@ -122,6 +134,29 @@ export function withModelTimeout(streamFn: StreamFn, ms: number): StreamFn {
       if (!exhausted) iterator.return?.().catch(() => {});
     }
   };
+}
+
+/** 空闲时钟的耳朵之一，装在 streamRequest 里：fetch 拿到响应头时报一次动静（每一次重试、每一跳重定向都算）。 */
+export function reportHeaders(doFetch: typeof fetch, onActivity: (() => void) | undefined): typeof fetch {
+  if (!onActivity) return doFetch;
+  return async (input, init) => {
+    const response = await doFetch(input, init);
+    onActivity();
+    return response;
+  };
+}
+
+/** 空闲时钟的耳朵之二：响应体每来一块字节报一次动静（DeepSeek 排队时发的 `: keep-alive` 注释也在里面）。 */
+export function reportChunks(body: ReadableStream<Uint8Array>, onActivity: (() => void) | undefined): ReadableStream<Uint8Array> {
+  if (!onActivity) return body;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        onActivity();
+        controller.enqueue(chunk);
+      },
+    }),
+  );
 }
 
 function timedOutMessage(text: string, ms: number): AssistantMessage {

@@ -118,6 +118,8 @@ export type StreamEvent =
 export interface StreamOptions {
   /** 取消信号：按下 Ctrl+C 时由 main.ts 触发，一路传到最底层的等待。 */
   signal?: AbortSignal;
+  /** 收到了服务器的字节（响应头、正文的任何一块，SSE 注释也算）：模型超时的空闲时钟从头算起（guard.ts 交进来）。 */
+  onActivity?: () => void;
 }
 
 /**

@@ -80,6 +80,16 @@ const FATAL_QUOTA: string[] = [
   "Monthly usage limit reached. Enable usage from your available balance to continue.",
   'HTTP 429：{"code":"1308","message":"已达到套餐用量上限"}',
   "HTTP 403：Key is out of budget",
+  // 国内服务的额度与账单（都以我们自己的格式，也就是 step08 把正文变成的那一行）
+  "HTTP 429：1113：您的账户已欠费，请充值后重试。", // 智谱 GLM，langgenius/dify#5850
+  "HTTP 429：1308：Usage limit reached for 5 hour.", // 智谱 GLM 套餐上限，我们的格式
+  "HTTP 429：insufficient_balance_error：insufficient balance (1008)", // 魔搭，modelscope/modelscope#1691
+  "HTTP 402：unknown_error：Insufficient Balance", // DeepSeek
+  "HTTP 429：exceeded_current_quota_error：Your account org-0 <ak-0> is suspended due to insufficient balance, please recharge your account", // Kimi
+  "HTTP 403：30011：The selected model requires paid balance. Your paid balance is insufficient. Please top up and try again.", // 硅基流动
+  "HTTP 429：rate_limit_error：[1113][Insufficient balance or no resource package. Please recharge.]", // z.ai 的 Anthropic 入口
+  "HTTP 400：余额不足，请充值", // 中文说法
+  "HTTP 429：您的账户余额已用完",
   // 与 Pi 不同：服务器要的等待超过上限，HTTP 层已经放弃，回合层也不再 2 秒后去碰钉子
   "服务器要求等待 120 秒，超过上限 60 秒，放弃重试：HTTP 429：rate_limit_error：Too Many Requests",
 ];
@@ -113,6 +123,8 @@ const TRANSIENT: string[] = [
   "流在结束前中断（没有收到 finish_reason）",
   "流在结束前中断（没有收到 stop_reason）",
   "模型调用超时（30000ms）",
+  "模型异常结束：finish_reason=insufficient_system_resource", // DeepSeek：推理资源不够，回复被中途打断
+  "HTTP 429：Request was rejected due to rate limiting. Details: TPM limit reached.", // 硅基流动的限流（不套 error 信封）
 ];
 
 /** 确定性的失败：不是溢出、不是额度、也不是瞬时故障。 */

@@ -19,7 +19,7 @@ import { until } from "./helpers/wait.js";
 
 const KEY = "sk-proj-TEST-ONLY-step09-retry";
 const OVERFLOW = "prompt is too long: 213462 tokens > 200000 maximum";
-const DEFAULT_BANNER = "重试：最多 3 次；模型超时：120000ms；工具超时：30000ms";
+const DEFAULT_BANNER = "重试：最多 3 次；模型超时：300000ms；工具超时：30000ms";
 const USAGE = "用法：npm start -- [--continue | --session <文件>] [--extension <文件>]... [--retries <次数>] [--model-timeout <毫秒>] [--tool-timeout <毫秒>]";
 
 function sandbox(test: TestContext): string {
@@ -122,7 +122,7 @@ describe.concurrent("--retries / --model-timeout / --tool-timeout", () => {
     const dir = sandbox(test);
     const result = await runCli(dir, ["--extension", "extensions/sleep.ts", "--tool-timeout", "100"], "睡一会 60000\n我叫小明\n");
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.split("\n")).toContain("重试：最多 3 次；模型超时：120000ms；工具超时：100ms");
+    expect(result.stdout.split("\n")).toContain("重试：最多 3 次；模型超时：300000ms；工具超时：100ms");
     expect(result.stdout).toContain("[工具调用] sleep {\"ms\":60000}");
     expect(result.stdout).toContain("  [扩展] sleep 收到取消信号，提前停下（原定 60000ms）");
     expect(result.stdout).toContain("[工具结果] sleep → 工具 sleep 执行超时（100ms）（出错）");

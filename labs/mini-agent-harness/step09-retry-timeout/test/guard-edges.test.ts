@@ -6,7 +6,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { guardCall, withModelTimeout } from "../src/guard.js";
+import { guardCall, reportChunks, reportHeaders, withModelTimeout } from "../src/guard.js";
 import type { AssistantMessage, StreamEvent, StreamFn } from "../src/types.js";
 
 afterEach(() => {
@@ -196,3 +196,33 @@ describe("withModelTimeout 的边角", () => {
   });
 });
 
+describe("空闲时钟的两只耳朵", () => {
+  it("reportHeaders：拿到响应才报一次（请求发出去时不报）；没有 onActivity 时原样返回 fetch", async () => {
+    const heard: string[] = [];
+    const response = new Response("x");
+    const doFetch: typeof fetch = async () => {
+      heard.push("fetch 返回之前");
+      return response;
+    };
+    expect(reportHeaders(doFetch, undefined)).toBe(doFetch);
+    expect(await reportHeaders(doFetch, () => heard.push("报一次"))("http://h")).toBe(response);
+    expect(heard).toEqual(["fetch 返回之前", "报一次"]);
+  });
+
+  it("reportChunks：每一块报一次，字节原样放行；没有 onActivity 时原样返回", async () => {
+    let heard = 0;
+    const body = new Response(new Blob([new Uint8Array([1, 2]), new Uint8Array([3])]).stream()).body!;
+    expect(reportChunks(body, undefined)).toBe(body);
+    const chunks: number[][] = [];
+    const reader = reportChunks(new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([1, 2]));
+        controller.enqueue(new Uint8Array([3]));
+        controller.close();
+      },
+    }), () => heard++).getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push([...next.value]);
+    expect(chunks).toEqual([[1, 2], [3]]);
+    expect(heard).toBe(2);
+  });
+});

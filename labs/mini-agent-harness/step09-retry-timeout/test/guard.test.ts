@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runAgentLoop } from "../src/agent-loop.js";
-import { guardCall, withModelTimeout } from "../src/guard.js";
+import { DEFAULT_MODEL_TIMEOUT_MS, guardCall, withModelTimeout } from "../src/guard.js";
 import { startProviderServer, type ProviderServer } from "scripted-provider";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { classifyAssistantError } from "../src/retry/classify.js";
@@ -13,7 +13,7 @@ import { createBuiltinTools } from "../src/tools/index.js";
 import { readFileTool } from "../src/tools/read-file.js";
 import { ToolRegistry, type ToolDefinition } from "../src/tools/types.js";
 import type { AssistantMessage, HarnessEvent, StreamFn, ToolCall } from "../src/types.js";
-import { collect, KEY } from "./helpers/providers.js";
+import { collect, countingFetch, KEY } from "./helpers/providers.js";
 import { until, useFakeClock } from "./helpers/wait.js";
 
 // ── guardCall ─────────────────────────────────────────────────
@@ -38,6 +38,20 @@ describe("guardCall：每次调用自己的信号", () => {
     guard.dispose();
   });
 
+  it("restart：从那一刻起重新计时（模型的空闲时限靠它）", async (test) => {
+    useFakeClock(test);
+    const guard = guardCall(undefined, 100);
+    let expired = false;
+    void guard.expired.then(() => (expired = true));
+    await vi.advanceTimersByTimeAsync(60);
+    guard.restart();
+    await vi.advanceTimersByTimeAsync(60); // 从开始算已经 120ms，从 restart 算才 60ms
+    expect([expired, guard.signal.aborted]).toEqual([false, false]);
+    await vi.advanceTimersByTimeAsync(40);
+    expect([expired, guard.timedOut()]).toEqual([true, true]);
+    guard.dispose();
+  });
+
   it("dispose 之后上层信号上不留监听", () => {
     const parent = new AbortController();
     for (let i = 0; i < 100; i++) guardCall(parent.signal, 60_000).dispose();
@@ -58,9 +72,50 @@ async function serve(script: Parameters<typeof startProviderServer>[0]) {
   return { server, stream: createOpenAIStream({ baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "m", maxRetries: 0 }) };
 }
 
-describe("withModelTimeout", () => {
+describe("withModelTimeout：空闲时限", () => {
   // 时限由测试拨动的假时钟决定：先等服务器说「请求到了」，再把时钟拨过时限。
   // 机器多忙都一样——不会出现「时限先到、请求还没到服务器」的赛跑。
+  it("默认 300000ms，与 Pi 的 httpIdleTimeoutMs 相同", () => {
+    expect(DEFAULT_MODEL_TIMEOUT_MS).toBe(300_000);
+  });
+
+  /**
+   * 服务器每 100ms（假时钟）发一个事件，前后远超过时限：每拨 100ms 放出下一块，
+   * 等客户端真的读到它（数响应体被读了几块）再拨下一次——时钟只在客户端读到字节之后才往前走，不赛跑。
+   */
+  async function streamEvery100ms(script: Parameters<typeof startProviderServer>[0], limitMs: number) {
+    const server = await startProviderServer(script);
+    servers.push(server);
+    const counting = countingFetch();
+    const stream = createOpenAIStream({ baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "m", maxRetries: 0, fetch: counting.fetch });
+    let finished = false;
+    const pending = collect(withModelTimeout(stream, limitMs)).finally(() => (finished = true));
+    await until(() => counting.reads() > 0, "第一块数据到了客户端");
+    let elapsed = 0;
+    while (!finished) {
+      const before = counting.reads();
+      await vi.advanceTimersByTimeAsync(100);
+      elapsed += 100;
+      await until(() => finished || counting.reads() > before, "下一块数据到了客户端");
+    }
+    return { ...(await pending), elapsed };
+  }
+
+  it("一直在流的回答不会被掐断：每 100ms 一段、前后两秒多，时限 1500ms 照样说完", async (test) => {
+    useFakeClock(test);
+    const text = "一二三四五六七八九十".repeat(4); // 两个字一段：20 段
+    const { message, elapsed } = await streamEvery100ms([{ text, chunkDelayMs: 100 }], 1_500);
+    expect(elapsed).toBeGreaterThan(1_500); // 总时长超过了时限：总时限会把它掐断
+    expect(message).toMatchObject({ stopReason: "stop", content: [{ type: "text", text }] });
+  });
+
+  it("排队时只有 : keep-alive 注释（没有一个事件）也算动静：每 100ms 一行、两秒之后才回答，时限 1500ms 照样说完", async (test) => {
+    useFakeClock(test);
+    const { message, elapsed } = await streamEvery100ms([{ keepAlive: 20, text: "好了", chunkDelayMs: 100 }], 1_500);
+    expect(elapsed).toBeGreaterThan(1_500);
+    expect(message).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "好了" }] });
+  });
+
   it("服务器发完响应头就不出声：到点以「模型调用超时」收尾（可重试）；服务器看到客户端断开", async (test) => {
     const { server, stream } = await serve([{ hang: true }]);
     useFakeClock(test);

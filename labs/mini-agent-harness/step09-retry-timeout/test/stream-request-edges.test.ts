@@ -15,7 +15,7 @@ describe("stream-request 的边角", () => {
 
   async function run(fetch: typeof globalThis.fetch, signal?: AbortSignal, onDelta?: () => void): Promise<StreamEvent[]> {
     const events: StreamEvent[] = [];
-    for await (const event of streamRequest({ baseUrl: "http://h", apiKey: "", model: "m", fetch, maxRetries: 0 }, { path: "/x", headers: { "x-extra": "1" }, body: () => ({ a: 1 }), decoder: decoder() }, signal)) {
+    for await (const event of streamRequest({ baseUrl: "http://h", apiKey: "", model: "m", fetch, maxRetries: 0 }, { path: "/x", headers: { "x-extra": "1" }, body: () => ({ a: 1 }), decoder: decoder() }, { signal })) {
       events.push(event);
       if (event.type === "text_delta") onDelta?.();
     }

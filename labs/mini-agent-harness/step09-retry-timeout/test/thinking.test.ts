@@ -1,7 +1,7 @@
 /**
  * 思考模型走一遍真实的 HTTP：本地脚本服务器发出推理（OpenAI 协议是 DeepSeek 的 reasoning_content，
  * Anthropic 是带签名的 thinking 块），循环把它显示成「思考> 」行、写进会话文件；
- * 调用工具之后的第二轮请求要过服务器的协议检查（不合规矩的请求会被回 400）。
+ * 调用工具之后的第二轮请求要过服务器的协议检查（推理没有原样带回来，就像真实服务一样回 400）。
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -67,6 +67,9 @@ describe.each<ProviderApi>(["openai", "anthropic"])("思考模型（%s 协议，
     expect(thinking[0]).toMatchObject({ type: "thinking", thinking: THINKING });
     if (api === "anthropic") expect(thinking[0]).toHaveProperty("thinkingSignature");
     else expect(thinking[0]).not.toHaveProperty("thinkingSignature");
+    // OpenAI 协议：调过工具的那条助手消息带着流出来的推理回去（DeepSeek 思考模式的规矩）
+    const sent = (requests[1]?.body as { messages: Array<Record<string, unknown>> }).messages[1];
+    if (api === "openai") expect(sent).toMatchObject({ role: "assistant", reasoning_content: THINKING, tool_calls: [{ id: "call_1" }] });
   });
 });
 

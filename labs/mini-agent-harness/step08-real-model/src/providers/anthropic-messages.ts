@@ -25,7 +25,7 @@ export function createAnthropicStream(config: AnthropicConfig): StreamFn {
       },
       body: () => buildAnthropicRequest(config, context),
       decoder: new AnthropicDecoder(),
-    }, options?.signal);
+    }, options);
 }
 
 // ── 请求：我们的 Context → Messages API 的内容块 ───────────────────

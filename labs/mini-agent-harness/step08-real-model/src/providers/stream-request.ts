@@ -4,7 +4,7 @@
  */
 import { describeError } from "../describe-error.js";
 import { readSse, type SseEvent } from "../sse.js";
-import type { StopReason, StreamEvent } from "../types.js";
+import type { StopReason, StreamEvent, StreamOptions } from "../types.js";
 import { describeHttpError, describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import { fetchSameOrigin } from "./redirect.js";
@@ -33,7 +33,8 @@ export interface WireRequest {
   decoder: WireDecoder;
 }
 
-export async function* streamRequest(config: ConnectionConfig, wire: WireRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+export async function* streamRequest(config: ConnectionConfig, wire: WireRequest, options?: StreamOptions): AsyncGenerator<StreamEvent> {
+  const signal = options?.signal;
   // 密钥与地址里的秘密：错误信息里出现就抹掉
   const reply = new ReplyBuilder([config.apiKey, ...querySecrets(config.baseUrl)]);
   let stage: "build" | "connect" | "read" = "build";

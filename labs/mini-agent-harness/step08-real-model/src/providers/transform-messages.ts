@@ -45,7 +45,7 @@ export function transformMessages(messages: readonly Message[]): Message[] {
       if (message.stopReason === "error" || message.stopReason === "aborted") continue;
       pending = message.content.filter((block): block is ToolCall => block.type === "toolCall");
     }
-    out.push(message);
+    out.push(onlyKnownBlocks(message));
   }
   flush();
   return out;
@@ -59,3 +59,6 @@ export function toolsToSend(tools: readonly ToolSpec[] = []): readonly ToolSpec[
   if (tools.length > MAX_TOOLS) throw new Error(`注册了 ${tools.length} 个工具，超过模型服务一次最多接受的 ${MAX_TOOLS} 个：请少加载几个扩展`);
   return tools;
 }
+
+// 放在末尾而不是顶部：上面的行是第 8.6 章按行号引用的（import 会被提升，效果相同）
+import { onlyKnownBlocks } from "./known-blocks.js";

@@ -8,16 +8,19 @@ import { MAX_REDIRECTS, redirectTarget } from "./redirect.js";
 import { StreamGuardError } from "./stream-guards.js";
 import { describeTlsProblem } from "./tls-hints.js";
 
-/** 从错误响应的 JSON 里取出「类型：说明」。两家的格式都把它放在 error 字段里：
- *  OpenAI   {"error":{"message","type","code"}}
- *  Anthropic {"type":"error","error":{"type","message"}} */
+/** 从错误响应的 JSON 里取出「类型：说明」。多数服务把它放在 error 字段里，也有直接放在顶层的：
+ *  OpenAI    {"error":{"message","type","code"}}
+ *  Anthropic {"type":"error","error":{"type","message"}}
+ *  硅基流动  {"code":30011,"message":"…","data":null}（vLLM 旧版也不套 error：{"object":"error","message","type","code":400}） */
 export function errorDetail(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const error = (body as { error?: unknown }).error;
   if (typeof error === "string") return error; // 有的兼容服务器（如 Ollama）直接给一句话
-  if (typeof error !== "object" || error === null) return undefined;
-  const { type, code, message } = error as { type?: unknown; code?: unknown; message?: unknown };
-  const kind = typeof type === "string" && type ? type : typeof code === "string" && code ? code : undefined;
+  const fields = typeof error === "object" && error !== null ? error : typeof (body as { message?: unknown }).message === "string" ? body : undefined;
+  if (fields === undefined) return undefined;
+  const { type, code, message } = fields as { type?: unknown; code?: unknown; message?: unknown };
+  // 类型优先；没有就用错误码（字符串，或硅基流动那样的整数）
+  const kind = typeof type === "string" && type ? type : typeof code === "string" && code ? code : Number.isSafeInteger(code) ? String(code) : undefined;
   const text = typeof message === "string" ? message : undefined;
   if (kind && text) return `${kind}：${text}`;
   return text ?? kind;

@@ -21,14 +21,14 @@ export function createOpenAIStream(config: OpenAIConfig): StreamFn {
       headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {},
       body: () => buildOpenAIRequest(config, context),
       decoder: new OpenAIDecoder(),
-    }, options?.signal);
+    }, options);
 }
 
 // ── 请求：我们的 Context → Chat Completions 的 messages ─────────────
 
 type OpenAIMessage =
   | { role: "system" | "user"; content: string }
-  | { role: "assistant"; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | { role: "assistant"; content: string | null; reasoning_content?: string; tool_calls?: OpenAIToolCall[] }
   | { role: "tool"; tool_call_id: string; content: string };
 
 interface OpenAIToolCall {
@@ -48,16 +48,19 @@ export function buildOpenAIRequest(config: OpenAIConfig, context: Context): Reco
       messages.push({ role: "tool", tool_call_id: message.toolCallId, content: message.content });
     } else {
       let text = "";
+      let reasoning = "";
       const toolCalls: OpenAIToolCall[] = [];
       for (const block of message.content) {
         if (block.type === "text") text += block.text;
-        // 推理不送回去：DeepSeek-R1 等收到 reasoning_content 会直接 400（Pi 的做法不同，见 8.6）
+        else if (block.type === "thinking") reasoning += block.thinking;
         // 协议要求参数是 JSON 字符串，而不是对象
         else if (block.type === "toolCall") toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.arguments) } });
       }
       // 既没文字也没工具调用的助手消息，不少服务会直接拒收
       if (text === "" && toolCalls.length === 0) continue;
-      messages.push({ role: "assistant", content: text === "" ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+      // DeepSeek 的思考模式：调过工具的那条消息，推理要原样送回，否则 400；没调工具的送不送都一样，不送（为什么不照 Pi，见 8.6）
+      const thinking = toolCalls.length > 0 && reasoning !== "" ? { reasoning_content: reasoning } : {};
+      messages.push({ role: "assistant", content: text === "" ? null : text, ...thinking, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
     }
   }
   return {
@@ -93,7 +96,9 @@ class OpenAIDecoder implements WireDecoder {
       this.failure = `流中错误：${errorDetail(chunk) ?? JSON.stringify(chunk.error)}`;
       return undefined;
     }
-    if (chunk.usage) reply.usage = toUsage(chunk.usage);
+    // 用量一般在 chunk.usage；Kimi（Moonshot）放在收尾那一块的 choices[0].usage 里
+    const usage = chunk.usage ?? chunk.choices?.[0]?.usage;
+    if (usage) reply.usage = toUsage(usage);
     const choice = chunk.choices?.[0];
     if (!choice) return undefined; // 只带用量的最后一块没有 choices
     for (const part of choice.delta?.tool_calls ?? []) {
@@ -133,7 +138,7 @@ class OpenAIDecoder implements WireDecoder {
 /** finish_reason 与我们的 StopReason；表里没有的（content_filter 以及不认识的）算失败。 */
 const FINISH_REASONS = new Map<string, StopReason>([["stop", "stop"], ["tool_calls", "toolUse"], ["function_call", "toolUse"], ["length", "length"]]);
 
-function toUsage(raw: NonNullable<OpenAIChunk["usage"]>): Usage {
+function toUsage(raw: Parsed<typeof USAGE_SHAPE>): Usage {
   const cacheRead = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;
   return {
     // prompt_tokens 里包含命中缓存的部分；Pi 的 input 不含它
@@ -145,13 +150,15 @@ function toUsage(raw: NonNullable<OpenAIChunk["usage"]>): Usage {
 }
 
 /** 我们会读的字段与它们应有的样子（parseChunk 据此检查，OpenAIChunk 类型也由它推出）；全部可以缺省，因为兼容服务器各有省略。 */
+// DeepSeek 用自己的字段名 prompt_cache_hit_tokens 报告缓存命中
+const USAGE_SHAPE = { prompt_tokens: "count", completion_tokens: "count", prompt_tokens_details: { cached_tokens: "count" }, prompt_cache_hit_tokens: "count" } as const;
 const CHUNK_SHAPE = {
-  // DeepSeek 用自己的字段名 prompt_cache_hit_tokens 报告缓存命中
-  usage: { prompt_tokens: "count", completion_tokens: "count", prompt_tokens_details: { cached_tokens: "count" }, prompt_cache_hit_tokens: "count" },
+  usage: USAGE_SHAPE,
   choices: [{
     // 思考模型的推理：DeepSeek、Qwen、Kimi 用 reasoning_content，OpenRouter、vLLM 等用 reasoning
     delta: { content: "string", reasoning_content: "string", reasoning: "string", tool_calls: [{ index: "count", id: "string", function: { name: "string", arguments: "string" } }] },
     finish_reason: "string",
+    usage: USAGE_SHAPE,
   }],
 } as const satisfies Shape;
 type OpenAIChunk = Parsed<typeof CHUNK_SHAPE> & { error?: unknown };

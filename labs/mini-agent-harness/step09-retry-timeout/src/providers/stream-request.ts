@@ -3,10 +3,11 @@
  * StreamFn 的契约「不 throw、不 reject」就守在这一个 try/catch 里。
  * 拿到 2xx 之前的失败由 requestWithRetry 悄悄重试：那时还一个字都没交给调用方。
  */
+import { reportChunks, reportHeaders } from "../guard.js";
 import { requestWithRetry } from "../retry/http-retry.js";
 import { describeError } from "../describe-error.js";
 import { readSse, type SseEvent } from "../sse.js";
-import type { StopReason, StreamEvent } from "../types.js";
+import type { StopReason, StreamEvent, StreamOptions } from "../types.js";
 import { describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import { fetchSameOrigin } from "./redirect.js";
@@ -35,7 +36,8 @@ export interface WireRequest {
   decoder: WireDecoder;
 }
 
-export async function* streamRequest(config: ConnectionConfig, wire: WireRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+export async function* streamRequest(config: ConnectionConfig, wire: WireRequest, options?: StreamOptions): AsyncGenerator<StreamEvent> {
+  const signal = options?.signal;
   // 密钥与地址里的秘密：错误信息里出现就抹掉
   const reply = new ReplyBuilder([config.apiKey, ...querySecrets(config.baseUrl)]);
   let stage: "build" | "connect" | "read" = "build";
@@ -43,7 +45,8 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
     checkConnectionSettings(config);
     const body = JSON.stringify(wire.body());
     stage = "connect";
-    const doFetch = diagnoseWrongScheme(config.fetch ?? fetch);
+    // 模型超时的空闲时钟（guard.ts）：响应头到了报一次，下面读正文时每来一块字节再报一次
+    const doFetch = reportHeaders(diagnoseWrongScheme(config.fetch ?? fetch), options?.onActivity);
     // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开；重试前的等待也会被它打断。
     // 重定向自己处理，密钥不出本源
     const outcome = await requestWithRetry(
@@ -70,7 +73,7 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
       yield { type: "done", message: signal?.aborted ? reply.finish("aborted") : reply.finish("error", errorMessage) };
       return;
     }
-    for await (const event of readSse(guardedBody(response, response.body), signal)) {
+    for await (const event of readSse(guardedBody(response, reportChunks(response.body, options?.onActivity)), signal)) {
       wire.decoder.onEvent(event, reply);
       yield* reply.takeDeltas();
       if (wire.decoder.complete()) break; // 收尾事件到了：之后连接再出什么错，都与这条回复无关

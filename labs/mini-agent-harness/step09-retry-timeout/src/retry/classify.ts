@@ -4,7 +4,7 @@
  * 只看 errorMessage 的文字（以及 usage）——错误已经被「带回来」编码成消息了，
  * 这里手里没有异常对象、没有状态码，只有 Provider 与网络层写下的原文。
  * 规则照 Pi（@earendil-works/pi-ai 1.6.0 的 isContextOverflow / isRetryableAssistantError），Pi 的每一条模式这里都有；
- * 不同之处只有三处：表一、表二还认我们自己的「HTTP 413：」「HTTP 429：」格式，表三末尾多两条，
+ * 不同之处只有三处：表一、表二还认我们自己的「HTTP 413：」「HTTP 429：」格式，表三、表四多几条（国内服务的额度与资源说法、我们自己的中文错误），
  * 以及 Pi 按 provider 字段认的 Cerebras 无正文 400/413（我们的消息没有 provider 字段）。分诊的顺序：
  *   1. 先认上下文溢出：它是确定性失败，重试一万次也还是溢出，要交给压缩；
  *   2. 再排除额度/账单类：花钱才能解决，等多久都没用；
@@ -70,6 +70,13 @@ export const NON_RETRYABLE_PATTERNS: readonly RegExp[] = [
   /Monthly usage limit reached/i, // 订阅套餐的月度上限
   /available balance/i, // 要求用户动用账户余额
   /"code"\s*:\s*"?1308(?![0-9])/i, // 智谱 GLM 1308：套餐用量到顶，几小时后才恢复
+  // 我们自己格式里的智谱错误码（「HTTP 429：1113：…」）：1113 欠费（langgenius/dify#5850）、1308 同上一行，都以 429 回
+  /：(?:1113|1308)：/,
+  // 余额不足的各家说法：魔搭 insufficient balance (1008) / insufficient_balance_error（modelscope/modelscope#1691），
+  // DeepSeek 402「Insufficient Balance」，Kimi「suspended due to insufficient balance」（MoonshotAI/kimi-code#1857），
+  // 硅基流动 30011「paid balance is insufficient」（FoundationAgents/OpenManus#438）
+  /insufficient[_ ]balance|balance is insufficient/i,
+  /欠费|余额不足|账户余额/, // 国内服务的中文说法（智谱 1113「您的账户已欠费」，以及「余额不足」「账户余额」）
   // TLS 证书有问题（过期、自签、证书链不全）：网络是通的，再连一百次也是同一张证书。
   /certificate|CERT_HAS_EXPIRED|SELF_SIGNED_CERT|UNABLE_TO_(?:VERIFY_LEAF|GET_ISSUER)/i,
   // HTTP 层已经判定：服务器要求的等待超过了上限。Pi 在这里让回合层 2 秒后接着试；
@@ -119,6 +126,8 @@ export const RETRYABLE_PATTERNS: readonly RegExp[] = [
   /cut short after the reply had begun/i, // Magpie 网关转述上游 Anthropic 流被掐断
   // 服务器明说「再试一次」
   /you can retry your request|try your request again|please retry your request/i,
+  // DeepSeek 的 finish_reason：推理服务的资源不够，回复被中途打断（api-docs.deepseek.com/api/create-chat-completion），和 503 一样值得再试
+  /insufficient_system_resource/,
   /retry delay/i, // Pi 自己的「服务器要求的等待超过上限」（英文）；我们的中文说法在不可重试表里，见上
   /subscription_sharing_(?:usage|user)_unavailable/i, // 「用 ChatGPT 登录」的用量服务暂时不可用
   // 我们自己（Provider 层与 guard.ts 的护栏）写下的中文错误
