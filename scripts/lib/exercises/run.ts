@@ -61,7 +61,8 @@ export function formatReport(report: Report, root: string, p: Paint): string {
   const relative = path.relative(root, absolute);
   // 仓库里的步骤写相对路径；--dir 指向仓库外的副本时写绝对路径
   const where = toPosix(relative.startsWith("..") || path.isAbsolute(relative) ? absolute : relative);
-  const lines = [p.bold(`练习 ${exerciseKey(exercise)} · 第 ${exercise.chapter} 章 · ${exercise.title}`), p.dim(`检查 ${where}`), ""];
+  const note = exercise.note?.();
+  const lines = [...(note ? [p.dim(note)] : []), p.bold(`练习 ${exerciseKey(exercise)} · 第 ${exercise.chapter} 章 · ${exercise.title}`), p.dim(`检查 ${where}`), ""];
   for (const check of report.checks) {
     if (check.skipped !== undefined) {
       lines.push(`${p.dim("-")} ${check.name}`, p.dim(`    跳过：${check.skipped}`));

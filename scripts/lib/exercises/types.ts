@@ -45,6 +45,8 @@ export interface Exercise {
    * random 用来现造随机用例（名字以「随机用例」开头），同一个种子造出同一批。
    */
   check(stepDir: string, random: Random): Promise<Check[]>;
+  /** 可选：报告的第一行，说一件学习者这时多半正在疑惑的事（毕业练习：Node 20 上安装时的引擎警告）。 */
+  note?(): string | undefined;
   /**
    * 可选：学习者可以在 src/ 的哪个文件里「只加不改」。练习 7 按书上的第 4 步在 src/rules.ts 的
    * RULES 里加两条规则；opens 是那个数组开头的一行，加的行必须落在它和配对的 "];" 之间。
