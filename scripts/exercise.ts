@@ -55,7 +55,7 @@ function watch(exercise: Exercise, dir: string, seed: number | undefined): void 
     let report = await checkIsolated(exercise, dir, { ...(seed !== undefined ? { seed } : {}), worker: next });
     // src/ 在预先导入之后变了：手里的模块旧了，换一个现启动的进程来查
     if (report === "stale") report = await checkIsolated(exercise, dir, { ...(seed !== undefined ? { seed } : {}), worker: startWorker(dir) });
-    console.log(report === "stale" ? "src/ 一直在变，这次没有检查；保存完再看" : formatReport(report, repoRoot, p));
+    console.log(report === "stale" ? "src/ 一直在变，这次没有检查；保存完再看" : formatReport(report, repoRoot, p, fromStep()));
     next = startWorker(dir);
     await next.ready; // 下一个检查进程准备好了，才说「保存就会重新检查」
     console.log(`\n（--watch：保存 ${path.basename(dir)} 里的文件就会重新检查；Ctrl+C 退出）`);
