@@ -323,6 +323,8 @@ describe.each(EXERCISES.map((exercise) => [`练习 ${exercise.id}（第 ${exerci
     expect(names.some((name) => name.includes(wrong.failsAt)), text(report)).toBe(true);
     const output = text(report);
     expect(output).toContain("看到：");
+    // 长值只打印第一处不同的前后：错误写法的报告里没有一行超过 200 个字符（练习 7 的长文本曾经打出 1500 字符的一行）
+    expect(output.split("\n").filter((line) => line.length > 200), output).toEqual([]);
     expect(output).toContain(`第一项没通过的是「${failing(report)[0]?.name}」`);
     expect(output).toContain(`npm run exercise -- ${exercise.id} --hint`);
     expect(output).not.toContain(exercise.hints[2]);

@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Paint } from "../color.ts";
 import { toPosix } from "../paths.ts";
 import { attempt } from "./helpers.ts";
+import { fitForReport } from "./mismatch.ts";
 import { freshSeed, GENERATED, Random } from "./random.ts";
 import { checkSrcUnchangedAsync, type LineManifest, type Manifest } from "./src-unchanged.ts";
 import { passed, type Check, type Exercise, type Report } from "./types.ts";
@@ -76,9 +77,11 @@ export function formatReport(report: Report, root: string, p: Paint, fromStep?: 
     } else if (check.ok) {
       lines.push(`${p.green("✓")} ${check.name}`);
     } else {
+      const shown = fitForReport(check);
       lines.push(`${p.red("✗")} ${check.name}`);
-      if (check.saw !== undefined) lines.push(`    看到：${check.saw}`);
-      if (check.expected !== undefined) lines.push(`    期望：${check.expected}`);
+      if (shown.diff !== undefined) lines.push(`    ${shown.diff}`);
+      if (shown.saw !== undefined) lines.push(`    看到：${shown.saw}`);
+      if (shown.expected !== undefined) lines.push(`    期望：${shown.expected}`);
     }
   }
   lines.push("");

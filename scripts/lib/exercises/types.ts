@@ -17,6 +17,8 @@ export interface Check {
   saw?: string;
   /** 期望看到什么（可选）。 */
   expected?: string;
+  /** 两个长值不相等时：第一处不同在哪、两边多长（saw、expected 这时只是那一处前后的片段，见 mismatch.ts）。 */
+  diff?: string;
   /** 这一项没有做，以及为什么（例如系统不允许建符号链接）。skipped 的检查不算通过也不算失败。 */
   skipped?: string;
 }
