@@ -25,7 +25,7 @@ import { codeUrl, stepUrl } from "./lib/urls.ts";
 export interface BookData {
   /** 按阅读顺序；深入页（docs/deep/）紧跟在它所属的章节后面，parent 是那一章的文件名 */
   chapters: Array<ChapterInfo & { url: string; mermaid: number; citations: CitationRecord[]; parent?: string; orderNote?: string }>;
-  steps: Array<{ name: string; title: string; url: string; sessions: string[] }>;
+  steps: Array<{ name: string; title: string; url: string; sessions: string[]; demoFailed?: string }>;
   repoPages: Array<{ path: string; url: string; title: string }>;
   counts: Record<string, number>;
 }
@@ -91,7 +91,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     for (const [k, b] of blocks.entries()) figureSources.push({ code: b.content.join("\n"), file: `docs/${c.file}`, line: b.fenceLine, n: k + 1 });
   }
   const figuresPromise = renderFigures(figureSources, PUBLIC_DIR, log);
-  const sessionsPromise = writeSessionPages(PAGES_DIR, steps);
+  const sessionsPromise = writeSessionPages(PAGES_DIR, steps, log);
   // 等它们的时候，先把各章引用的 Pi 文件（最大的几个）、再把每一步的文件和差异排进高亮队列；
   // 每步之间让一下事件循环，Chromium 与 demo 的消息不必等
   for (const c of pages) prefetchPiFiles(chapterCitations(ROOT, parseChapter(fs.readFileSync(path.join(DOCS_DIR, ...c.file.split("/")), "utf8")), available, c.file).pi);
@@ -101,7 +101,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     await new Promise((resolve) => setImmediate(resolve));
   }
   phase("读步骤、排高亮队列");
-  const [{ figures, stats: figureStats }, sessions] = await Promise.all([figuresPromise, sessionsPromise]);
+  const [{ figures, stats: figureStats }, { sessions, failed: demoFailed }] = await Promise.all([figuresPromise, sessionsPromise]);
   phase("Mermaid 与会话页面");
 
   // 章节与首页链接到的 docs/ 之外的 Markdown（research 笔记、solutions 说明……）做成站内页面
@@ -132,6 +132,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     },
     pageFor: pageFor(allowNew),
     sessions: (step) => sessions.get(step) ?? [],
+    demoFailed: (step) => demoFailed.get(step),
   });
 
   const data: BookData = { chapters: [], steps: [], repoPages: [], counts: {} };
@@ -175,7 +176,8 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   for (const step of steps) {
     write(`steps/${step}.md`, stepPage(steps, step, chapters, hooks(false)));
     const title = titleOf(fs.readFileSync(path.join(ROOT, "labs", "mini-agent-harness", step, "README.md"), "utf8"), step);
-    data.steps.push({ name: step, title, url: stepUrl(step), sessions: sessions.get(step) ?? [] });
+    const failedLine = demoFailed.get(step);
+    data.steps.push({ name: step, title, url: stepUrl(step), sessions: sessions.get(step) ?? [], ...(failedLine === undefined ? {} : { demoFailed: failedLine }) });
   }
   // VitePress 开始构建时要读它（侧边栏、页面列表）；静态页面写完后再补上计数
   write("book-data.json", JSON.stringify(data, null, 2));

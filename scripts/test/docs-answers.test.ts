@@ -6,6 +6,11 @@ import { describe, expect, it } from "vitest";
 import { listChapters, listDeepPages } from "../lib/docs-checker.ts";
 import { repoRoot } from "../lib/paths.ts";
 
+const lastIndex = (lines: string[], test: (line: string) => boolean): number => {
+  for (let i = lines.length - 1; i >= 0; i--) if (test(lines[i] ?? "")) return i;
+  return -1;
+};
+
 /** 每个 solution 块：它前面最近的 <details>/</details> 是不是一个还没关上的答案折叠块，它后面是不是先关上了这个块 */
 function solutionBlocks(text: string): Array<{ line: number; inAnswer: boolean; closedAfter: boolean }> {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
@@ -13,8 +18,8 @@ function solutionBlocks(text: string): Array<{ line: number; inAnswer: boolean; 
   for (const [i, line] of lines.entries()) {
     if (!/^<!-- solution: \S+ -->$/.test(line)) continue;
     const before = lines.slice(0, i);
-    const open = before.findLastIndex((l) => /^<details\b/.test(l));
-    const close = before.findLastIndex((l) => /^<\/details>/.test(l));
+    const open = lastIndex(before, (l) => /^<details\b/.test(l));
+    const close = lastIndex(before, (l) => /^<\/details>/.test(l));
     const inAnswer = open > close && /^<details class="answer">$/.test(lines[open] ?? "") && /^<summary>参考答案/.test(lines[open + 1] ?? "");
     // 代码块结束之后，下一个 <details> 之前先有 </details>
     const fenceEnd = lines.findIndex((l, k) => k > i + 1 && /^```\s*$/.test(l));

@@ -76,7 +76,7 @@ describe("长值不相等：第一处不同的前后，加上长度", () => {
   });
 
   it("检查器自己写下的长文字（没经过 same）：两边都有就只留不同处，只有一边就截短并说出全长", () => {
-    const both = fitForReport({ saw: "甲".repeat(300) + "乙", expected: "甲".repeat(300) + "丙" });
+    const both = fitForReport<{ saw?: string; expected?: string; diff?: string }>({ saw: "甲".repeat(300) + "乙", expected: "甲".repeat(300) + "丙" });
     expect(both.diff).toContain("第 301 个字符");
     const one = fitForReport({ saw: "甲".repeat(300) });
     expect(one.saw).toContain("（共 300 个字符）");
