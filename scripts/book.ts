@@ -1,4 +1,4 @@
-// 用法：npm run book        构建书站（需要时），在本机起一个静态服务器并打印网址
+// 用法：npm run book        构建书站（输入变了才构建，一行说出是哪一种），在本机起一个静态服务器并打印网址
 //       npm run book:build  只构建，写到 book/dist/（任何静态服务器都能发布，离线可用）
 //       npm run book:test   构建一次，再用学习者的 Chrome、Edge 或 Chromium 逐页检查（见 book/README.md）
 //

@@ -535,10 +535,10 @@ async function readerNotes(context: BrowserContext, origin: string, data: BookDa
   for (const c of data.chapters) {
     current = c.url;
     await page.goto(origin + c.url, { waitUntil: "load" });
-    const folds = await page.$$eval("details.answer", (list) => list.map((d) => ({ open: (d as HTMLDetailsElement).open, summary: d.querySelector("summary")?.textContent ?? "", code: d.querySelector("pre") !== null, codeShown: (d.querySelector("pre")?.getBoundingClientRect().height ?? 0) > 0 })));
+    const folds = await page.$$eval("details.answer", (list) => list.map((d) => ({ open: (d as HTMLDetailsElement).open, summary: d.querySelector("summary")?.textContent ?? "", code: d.querySelector("pre") !== null, codeShown: d.querySelector("pre")?.checkVisibility() ?? false })));
     for (const f of folds) {
       answers++;
-      check(!f.open && !f.codeShown, `${c.file}：参考答案「${f.summary}」打开页面时就是展开的`);
+      check(!f.open && !f.codeShown, `${c.file}：参考答案「${f.summary}」打开页面时就是展开的（open=${f.open}，代码看得见=${f.codeShown}）`);
       check(f.summary.startsWith("参考答案") && f.code, `${c.file}：折叠块「${f.summary}」没有标明是参考答案，或者里面没有代码`);
     }
     if (c.orderNote !== undefined) {

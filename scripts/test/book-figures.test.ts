@@ -150,7 +150,7 @@ describe("图在页面上看得清（issue 49 第 3 条）：最多缩到最小�
 
   it("8.5 的时序图（1702 宽、最小的字 14px）不缩：比页面宽时左右滑动，图下说可以滑动、可以点开看原尺寸", () => {
     const html = figureHtml(3, { url: "/figures/t.svg", width: 1702, height: 943, minFont: 14 }, "sequenceDiagram");
-    expect(html).toContain('style="min-width:1702px"');
+    expect(html).toContain('style="--min-width:1702px"');
     expect(html).toContain("左右滑动");
     expect(html).toContain("原尺寸");
     // 字号 16px 的图可以缩到 87.5%；本来就小的字，图反而放大
@@ -159,7 +159,7 @@ describe("图在页面上看得清（issue 49 第 3 条）：最多缩到最小�
     expect(readableWidth(800, undefined)).toBeUndefined();
     // 手机上也放得下的小图：不提滑动
     const small = figureHtml(1, { url: "/figures/s.svg", width: 300, height: 100, minFont: 16 }, "flowchart LR");
-    expect(small).toContain('style="min-width:263px"');
+    expect(small).toContain('style="--min-width:263px"');
     expect(small).not.toContain("左右滑动");
   });
 });

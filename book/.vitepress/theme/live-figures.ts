@@ -85,7 +85,7 @@ export async function drawLiveFigures(): Promise<void> {
       img.width = width;
       img.height = height;
       img.alt = "图（Mermaid）";
-      if (minWidth !== undefined) img.style.minWidth = `${minWidth}px`;
+      if (minWidth !== undefined) img.style.setProperty("--min-width", `${minWidth}px`);
       link.append(img);
       const note = document.createElement("figcaption");
       note.className = "figure-note";

@@ -29,7 +29,8 @@ export function figureHtml(n: number, fig: Figure, code: string): string {
   if ("live" in fig) return `<figure class="mermaid-figure" data-figure="${n}" data-mermaid="${Buffer.from(code, "utf8").toString("base64")}"></figure>`;
   // 最多缩到最小的字还看得清（readableWidth）；页面更窄时图保持这个宽度，在 figure 里左右滑动
   const minWidth = readableWidth(fig.width, fig.minFont);
-  const style = minWidth === undefined ? "" : ` style="min-width:${minWidth}px"`;
+  // --min-width 是图本身（不含边框留白）最窄的宽度；样式表把 img 的留白加上去（style.css）
+  const style = minWidth === undefined ? "" : ` style="--min-width:${minWidth}px"`;
   return (
     `<figure class="mermaid-figure" data-figure="${n}"><a href="${fig.url}" target="_blank" title="点击在新标签页里看原尺寸">` +
     `<img src="${fig.url}" width="${fig.width}" height="${fig.height}"${style} alt="图（Mermaid）" loading="lazy"></a>` +
