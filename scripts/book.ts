@@ -1,4 +1,4 @@
-// 用法：npm run book        构建书站（需要时），在本机起一个静态服务器并打印网址
+// 用法：npm run book        构建书站（输入变了才构建，一行说出是哪一种），在本机起一个静态服务器并打印网址
 //       npm run book:build  只构建，写到 book/dist/（任何静态服务器都能发布，离线可用）
 //       npm run book:test   构建一次，再用学习者的 Chrome、Edge 或 Chromium 逐页检查（见 book/README.md）
 //
@@ -29,5 +29,12 @@ if (failed !== undefined) {
 }
 const script = COMMANDS[command];
 if (script === undefined) process.exit(0);
-const r = spawnSync(process.execPath, [resolveTsxCli(), path.join(BOOK, "scripts", script), ...process.argv.slice(3)], { cwd: BOOK, stdio: "inherit", env: bookEnv() });
-process.exit(r.status ?? 1);
+const args = process.argv.slice(3);
+// npm run book 而什么都没变：就在这个进程里发布上次的结果，不再另起一个 tsx 进程（省下一秒左右，网址更快出来）
+const serving = command === "serve" ? await import("../book/scripts/lib/serve-book.ts") : undefined;
+if (serving?.canServeLastBuild(args)) {
+  await serving.serveBook(args);
+} else {
+  const r = spawnSync(process.execPath, [resolveTsxCli(), path.join(BOOK, "scripts", script), ...args], { cwd: BOOK, stdio: "inherit", env: bookEnv() });
+  process.exit(r.status ?? 1);
+}

@@ -9,6 +9,7 @@ import { paint, shouldColor } from "./lib/color.ts";
 import { dirProblem, parseArgs, runCli, USAGE, type CliEnv } from "./lib/exercises/cli.ts";
 import { checkIsolated, startWorker, stopAllWorkers, stopWorker, type Worker } from "./lib/exercises/isolated.ts";
 import { EXERCISES, findExercise } from "./lib/exercises/registry.ts";
+import { watchAndCheck } from "./lib/exercises/watch.ts";
 import { formatReport, runExercise } from "./lib/exercises/run.ts";
 import { lineHashes, LINES_FILE, manifestOf, MANIFEST_FILE } from "./lib/exercises/src-unchanged.ts";
 import type { Exercise, Report } from "./lib/exercises/types.ts";
@@ -32,7 +33,7 @@ function updateManifest(): number {
 }
 
 /**
- * --watch：先检查一次，之后步骤目录里有文件变化就再检查一次（停顿 60 毫秒再跑，一次保存触发的几个事件只算一次）。
+ * --watch：循环本身（清屏、文件一变就再查）在 lib/exercises/watch.ts；这里决定在哪里检查。
  * 每次都在新的检查进程里检查：同一个进程里 import() 过的模块不会重新加载，改了也看不到。
  * 可是启动一个 tsx 进程要几百毫秒（机器忙时好几秒），所以下一个检查进程在上一次检查完就先启动好，
  * 导入检查器和步骤的 src/ 后停下来等；文件一保存，它立刻开始导入学习者的文件、检查，结论由这里打印。
@@ -40,42 +41,28 @@ function updateManifest(): number {
  */
 function watch(exercise: Exercise, dir: string, seed: number | undefined): void {
   const p = paint(shouldColor(process.stdout));
+  const options = seed !== undefined ? { seed } : {};
   let next = startWorker(dir);
-  let running = false;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
-  const run = async (): Promise<void> => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    if (!(await next.ready)) next = startWorker(dir); // 上一个没能启动：再起一个
-    if (process.stdout.isTTY) process.stdout.write("\u001bc"); // 终端里先清屏，写进文件时不加控制字符
-    let report = await checkIsolated(exercise, dir, { ...(seed !== undefined ? { seed } : {}), worker: next });
-    // src/ 在预先导入之后变了：手里的模块旧了，换一个现启动的进程来查
-    if (report === "stale") report = await checkIsolated(exercise, dir, { ...(seed !== undefined ? { seed } : {}), worker: startWorker(dir) });
-    console.log(report === "stale" ? "src/ 一直在变，这次没有检查；保存完再看" : formatReport(report, repoRoot, p));
-    next = startWorker(dir);
-    await next.ready; // 下一个检查进程准备好了，才说「保存就会重新检查」
-    console.log(`\n（--watch：保存 ${path.basename(dir)} 里的文件就会重新检查；Ctrl+C 退出）`);
-    running = false;
-    if (again) {
-      again = false;
-      void run();
-    }
-  };
-  const ignored = /(^|[\\/])(node_modules|\.sessions|\.git)([\\/]|$)/;
-  fs.watch(dir, { recursive: true }, (_event, name) => {
-    if (name !== null && ignored.test(String(name))) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void run(), 60);
+  watchAndCheck({
+    dir,
+    out: process.stdout,
+    check: async () => {
+      if (!(await next.ready)) next = startWorker(dir); // 上一个没能启动：再起一个
+      let report = await checkIsolated(exercise, dir, { ...options, worker: next });
+      // src/ 在预先导入之后变了：手里的模块旧了，换一个现启动的进程来查
+      if (report === "stale") report = await checkIsolated(exercise, dir, { ...options, worker: startWorker(dir) });
+      return report === "stale" ? "src/ 一直在变，这次没有检查；保存完再看" : formatReport(report, repoRoot, p, fromStep());
+    },
+    prepare: async () => {
+      next = startWorker(dir);
+      await next.ready; // 下一个检查进程准备好了，才说「保存就会重新检查」
+    },
+    footer: `（--watch：保存 ${path.basename(dir)} 里的文件就会重新检查；Ctrl+C 退出）`,
   });
   // 被关掉时（Ctrl+C、父进程结束）：正在查的和等着的检查进程由 process 的 exit 一起带走（见文件末尾）
   const stop = (): void => process.exit(0);
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  void run();
 }
 
 /** 不在 --watch 时：每个练习在一个检查进程里查；列出全部练习时，下一个检查进程在这一个检查时先启动。 */

@@ -19,7 +19,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { walkFiles } from "../scripts/lib/walk-files.ts";
 import { runCli } from "../scripts/lib/exercises/cli.ts";
 import { EXERCISES, GRADUATION } from "../scripts/lib/exercises/registry.ts";
-import { formatReport, runExercise } from "../scripts/lib/exercises/run.ts";
+import { commandFor, formatReport, runExercise } from "../scripts/lib/exercises/run.ts";
 import { isDeepStrictEqual } from "node:util";
 
 import { checkSrcUnchanged, hashContent, lineHashes, manifestOf, readShippedLines, readShippedManifest, type LineManifest, type Manifest } from "../scripts/lib/exercises/src-unchanged.ts";
@@ -323,6 +323,8 @@ describe.each(EXERCISES.map((exercise) => [`练习 ${exercise.id}（第 ${exerci
     expect(names.some((name) => name.includes(wrong.failsAt)), text(report)).toBe(true);
     const output = text(report);
     expect(output).toContain("看到：");
+    // 长值只打印第一处不同的前后：错误写法的报告里没有一行超过 200 个字符（练习 7 的长文本曾经打出 1500 字符的一行）
+    expect(output.split("\n").filter((line) => line.length > 200), output).toEqual([]);
     expect(output).toContain(`第一项没通过的是「${failing(report)[0]?.name}」`);
     expect(output).toContain(`npm run exercise -- ${exercise.id} --hint`);
     expect(output).not.toContain(exercise.hints[2]);
@@ -609,6 +611,23 @@ describe("npm run exercise 的列表与提示", () => {
     }
     const { out } = await cli(["7", "--hint"], dirs, state);
     expect(out).toContain("提示 1/3（点拨）");
+  });
+
+  it("在步骤目录里运行（脚本已带上编号）：建议的命令不再写编号，照抄不会变成 exercise.ts 7 7 --hint", async () => {
+    let out = "";
+    const exercise = EXERCISES.find((e) => e.id === 7)!;
+    const env = { root, stateFile: stateFile(), write: (t: string) => (out += t), fromStep: 7, dirFor: () => copyStep(exercise), runOptions: { manifest, lines, seed } };
+    // 步骤目录里的 npm run exercise -- --hint 就是 exercise.ts 7 --hint
+    expect(await runCli(["7", "--hint"], env)).toBe(0);
+    expect(out).toContain("还卡着就再运行一次 npm run exercise -- --hint，看第 2 级");
+    out = "";
+    await runCli(["7"], env);
+    expect(out).toContain("写好后运行 npm run exercise；需要更多提示：npm run exercise -- --hint");
+    expect(out).not.toMatch(/npm run exercise -- 7/);
+    // 在根目录运行时照旧带编号；毕业练习（pi）从不省略名字
+    expect(commandFor(exercise, " --hint")).toBe("npm run exercise -- 7 --hint");
+    expect(commandFor(exercise, " --seed 5", 7)).toBe("npm run exercise -- --seed 5");
+    expect(commandFor(GRADUATION, " --hint", 7)).toBe("npm run exercise -- pi --hint");
   });
 
   it("状态文件坏了：当作一级提示都还没看，照样给出第 1 级并把文件写好", async () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitepress";
 import { dualTheme, dualThemeTransformer } from "../scripts/lib/dual-theme";
+import { escapeHtml } from "../scripts/lib/urls";
 import { callouts } from "./callouts";
 
 /** 代码块的高亮结果（见下面 markdown.config），一次构建之内有效 */
@@ -13,7 +14,7 @@ const bookDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const dataFile = path.join(bookDir, ".gen", "book-data.json");
 if (!fs.existsSync(dataFile)) throw new Error("没有 .gen/book-data.json：请用 npm run book:build（它先生成源文件再构建）");
 const data = JSON.parse(fs.readFileSync(dataFile, "utf8")) as {
-  chapters: Array<{ url: string; title: string; file: string; parent?: string }>;
+  chapters: Array<{ url: string; title: string; file: string; parent?: string; orderNote?: string }>;
   steps: Array<{ url: string; title: string; name: string }>;
   repoPages: Array<{ url: string; title: string }>;
 };
@@ -68,7 +69,9 @@ export default defineConfig({
             .filter((c) => c.parent === undefined)
             .map((c) => {
               const deep = data.chapters.filter((d) => d.parent === c.file).map((d) => ({ text: d.title, link: d.url }));
-              return deep.length === 0 ? { text: c.title, link: c.url } : { text: c.title, link: c.url, collapsed: true, items: deep };
+              // 不按编号排的章节（5.6 在 8.5 之后）：标题下面一行小字，是地图「阅读顺序」里给的理由（侧边栏的 text 按 HTML 显示，要转义）
+              const text = c.orderNote === undefined ? c.title : `${c.title}<span class="order-note">${escapeHtml(c.orderNote)}</span>`;
+              return deep.length === 0 ? { text, link: c.url } : { text, link: c.url, collapsed: true, items: deep };
             }),
         ],
       },

@@ -1,16 +1,18 @@
 // npm run book:test：构建一次书站，用系统的 Chromium（playwright-core 驱动，从不下载浏览器）逐项检查：
 //   1. 打开每一页（从首页出发爬遍站内链接）：控制台报错、请求失败、HTTP 错误、任何不是本机的请求（全部拦下）都算失败；
 //      每个站内链接都必须能打开，带 #锚点 的要找得到那个锚点；
-//   2. 每章的图：SVG 张数等于章节 Markdown 里 ```mermaid 块的个数，图都加载出来、没有报错文字；
+//   2. 每章的图：SVG 张数等于章节 Markdown 里 ```mermaid 块的个数，图都加载出来、没有报错文字，字不小于正文的 80%（放不下就左右滑动）；
 //   3. 每一处实验引用：跟着链接走，高亮的恰好是被引的那几行，且包含文档检查器认的那个符号；
 //      每一处 Pi 引用：页面上高亮的就是被引的行，点名的符号在里面；
 //   4. 十个中文（及英文）查询在搜索框里的第一条结果属于指定的章节；
 //   5. 首页、8.5、一个代码页、一个步骤页在 1280 与 390 像素宽下的截图，写进 book/screenshots/（不进 git）；
 //   6. 高亮只分词一次的合成主题（lib/dual-theme.ts）与 Shiki 的双主题，在每种语言的样例上输出逐字节相同；
 //   7. 构建时画图的那条路（lib/mermaid.ts 的 drawInBrowser）：写错的图报语法错误，写对的图画成 SVG；
-//   8. npm run exercise 列出的每个练习（连同毕业练习 pi）：所属章节页面的「实践任务」一节里有它的命令与要写的文件。
+//   8. npm run exercise 列出的每个练习（连同毕业练习 pi）：所属章节页面的「实践任务」一节里有它的命令与要写的文件；
+//   9. 参考答案收起、侧边栏里不按编号排的章节有说明、step06 起每一步都有会话页（notes）。
+// 第 2 项还在 1280 与 390 像素宽下量每张图屏幕上最小的字，小于正文的 80% 算失败，并逐张打印。
 // 最后打印「N passed, M failed」。找不到 Chromium：CI 里失败，本地打印原因后跳过。
-// 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots,theme,draw,exercises 只跑其中几项。
+// 参数：--no-build 用上次的 dist/；--only crawl,figures,citations,search,shots,theme,draw,exercises,notes 只跑其中几项。
 import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -121,6 +123,7 @@ async function main(): Promise<void> {
     if (want("theme")) await dualThemeSame();
     if (want("draw")) await drawOneGoodOneBad();
     if (want("exercises")) await exercisesShown(context, origin, data, watch);
+    if (want("notes")) await readerNotes(context, origin, data, watch);
   } finally {
     await browser.close();
     await server.close();
@@ -201,6 +204,9 @@ async function crawl(context: BrowserContext, origin: string, watch: Watch): Pro
   console.log(`  检查了 ${anchors.length} 个带锚点的链接（${bad} 个找不到）`);
 }
 
+/** 图里的字至少是正文字号的这么多（issue 49：缩成 6px 的时序图） */
+const FIGURE_TEXT_MIN_RATIO = 0.8;
+
 async function figures(context: BrowserContext, origin: string, data: BookData, watch: Watch): Promise<void> {
   console.log("检查图…");
   const page = await context.newPage();
@@ -208,42 +214,93 @@ async function figures(context: BrowserContext, origin: string, data: BookData, 
   watch(page, () => current);
   let shown = 0;
   let drawnLive = 0;
-  for (const c of data.chapters) {
-    current = c.url;
-    await page.goto(origin + c.url, { waitUntil: "load" });
-    // 构建时没画的图（data-mermaid）由页面自己的脚本画：等它们都画完（data-drawn 是 ok 或 error）
-    const live = await page.$$eval("figure.mermaid-figure[data-mermaid]", (list) => list.length);
-    if (live > 0) {
-      await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>("figure.mermaid-figure[data-mermaid]")].every((f) => f.dataset.drawn === "ok" || f.dataset.drawn === "error"));
-      const bad = await page.$$eval("figure.mermaid-figure[data-drawn=error]", (list) => list.map((f) => f.textContent ?? ""));
-      for (const why of bad) check(false, `${c.file}：页面里画的图出错：${why}`);
-    }
-    const imgs = await page.$$eval("figure.mermaid-figure img", async (list) => {
-      // 图是 loading="lazy"：逐张滚到眼前，等它加载完
-      const out: Array<{ src: string; ok: boolean }> = [];
-      for (const img of list as HTMLImageElement[]) {
-        img.scrollIntoView();
-        if (!img.complete) await new Promise((r) => img.addEventListener("load", r, { once: true }));
-        out.push({ src: img.getAttribute("src") ?? "", ok: img.naturalWidth > 0 });
+  const { smallestTextPx } = await import("./lib/mermaid-config.ts");
+  // 每张图在两种宽度下最小的字（像素）：图 → [1280 时, 390 时]
+  const sizes = new Map<string, string[]>();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    for (const c of data.chapters) {
+      current = `${c.url}（${width}px 宽）`;
+      await page.goto(origin + c.url, { waitUntil: "load" });
+      await page.addScriptTag({ content: `globalThis.smallestTextPx = ${smallestTextPx.toString()};` });
+      // 构建时没画的图（data-mermaid）由页面自己的脚本画：等它们都画完（data-drawn 是 ok 或 error）
+      const live = await page.$$eval("figure.mermaid-figure[data-mermaid]", (list) => list.length);
+      if (live > 0) {
+        await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>("figure.mermaid-figure[data-mermaid]")].every((f) => f.dataset.drawn === "ok" || f.dataset.drawn === "error"));
+        const bad = await page.$$eval("figure.mermaid-figure[data-drawn=error]", (list) => list.map((f) => f.textContent ?? ""));
+        for (const why of bad) check(false, `${c.file}：页面里画的图出错：${why}`);
       }
-      return out;
-    });
-    const expected = mermaidBlocks(c.file);
-    check(imgs.length === expected, `${c.file}：图 ${imgs.length} 张（其中 ${live} 张在页面里画），Markdown 里有 ${expected} 个 mermaid 块`);
-    shown += imgs.length;
-    drawnLive += live;
-    for (const img of imgs) {
-      check(img.ok, `${c.file}：图 ${img.src} 没有显示出来`);
-      // 在页面里取：构建时画的图是站内网址，页面里画的图是 blob: 网址
-      const svg = await page.evaluate(async (src) => (await fetch(src)).text(), img.src);
-      check(svg.startsWith("<svg") && !/Syntax error|Parse error|aria-roledescription="error"/i.test(svg), `${c.file}：图 ${img.src} 不是一张正常的 SVG（有报错文字？）`);
+      // 逐张滚到眼前（图是 loading="lazy"）、等它加载完，再量：原尺寸时最小的字 × 现在的缩放 = 屏幕上最小的字
+      const imgs = await page.$$eval("figure.mermaid-figure img", async (list) => {
+        const measure = (globalThis as unknown as { smallestTextPx(svg: SVGSVGElement): number }).smallestTextPx;
+        const body = parseFloat(getComputedStyle(document.querySelector(".vp-doc p") ?? document.body).fontSize);
+        const out: Array<{ src: string; ok: boolean; text: number; body: number; scale: number; scrolls: boolean; scrollable: boolean; note: string }> = [];
+        for (const img of list as HTMLImageElement[]) {
+          img.scrollIntoView();
+          if (!img.complete) await new Promise((r) => img.addEventListener("load", r, { once: true }));
+          const src = img.getAttribute("src") ?? "";
+          // 独立于构建时记下的 data-min-font：取回这张 SVG，按原尺寸放进页面重新量
+          const holder = document.createElement("div");
+          holder.style.cssText = "position:absolute;left:-100000px;top:0;visibility:hidden";
+          holder.innerHTML = await (await fetch(src)).text();
+          document.body.append(holder);
+          const svg = holder.querySelector("svg") as SVGSVGElement;
+          const natural = svg.viewBox.baseVal.width;
+          svg.setAttribute("width", String(natural));
+          svg.setAttribute("height", String(svg.viewBox.baseVal.height));
+          svg.style.maxWidth = "none";
+          const text = measure(svg);
+          holder.remove();
+          const style = getComputedStyle(img);
+          const content = img.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+          const figure = img.closest("figure") as HTMLElement;
+          out.push({
+            src,
+            ok: img.naturalWidth > 0,
+            text,
+            body,
+            scale: content / natural,
+            scrolls: figure.scrollWidth > figure.clientWidth + 1,
+            scrollable: ["auto", "scroll"].includes(getComputedStyle(figure).overflowX),
+            note: figure.querySelector("figcaption")?.textContent ?? "",
+          });
+        }
+        return out;
+      });
+      const expected = mermaidBlocks(c.file);
+      if (width === 1280) {
+        check(imgs.length === expected, `${c.file}：图 ${imgs.length} 张（其中 ${live} 张在页面里画），Markdown 里有 ${expected} 个 mermaid 块`);
+        shown += imgs.length;
+        drawnLive += live;
+      }
+      for (const [k, img] of imgs.entries()) {
+        const name = `图 ${c.number}-${k + 1}`;
+        if (width === 1280) {
+          check(img.ok, `${c.file}：${name}（${img.src}）没有显示出来`);
+          // 在页面里取：构建时画的图是站内网址，页面里画的图是 blob: 网址
+          const svg = await page.evaluate(async (src) => (await fetch(src)).text(), img.src);
+          check(svg.startsWith("<svg") && !/Syntax error|Parse error|aria-roledescription="error"/i.test(svg), `${c.file}：${name}（${img.src}）不是一张正常的 SVG（有报错文字？）`);
+        }
+        const px = img.text * img.scale;
+        const limit = img.body * FIGURE_TEXT_MIN_RATIO;
+        sizes.set(`${c.file} ${name}`, [...(sizes.get(`${c.file} ${name}`) ?? []), Number.isFinite(px) ? `${px.toFixed(1)}px${img.scrolls ? "（左右滑动）" : ""}` : "没有字"]);
+        check(!(px < limit), `${c.file}：${name} 在 ${width}px 宽的页面上最小的字是 ${px.toFixed(1)}px，小于正文 ${img.body}px 的 ${FIGURE_TEXT_MIN_RATIO * 100}%（${limit.toFixed(1)}px）`);
+        // 放不下的图：能左右滑动，图下说了可以滑动、可以点开看原尺寸
+        if (img.scrolls) {
+          check(img.scrollable, `${c.file}：${name} 在 ${width}px 宽时比页面宽，却不能左右滑动`);
+          check(img.note.includes("左右滑动"), `${c.file}：${name} 在 ${width}px 宽时比页面宽，图下没有说可以左右滑动（图下：${img.note}）`);
+        }
+        check(img.note.includes("原尺寸"), `${c.file}：${name} 图下没有说可以点开看原尺寸`);
+      }
+      // 点开是原尺寸的 SVG
+      const linkOk = await page.$$eval("figure.mermaid-figure > a", (as) => as.every((a) => (a as HTMLAnchorElement).getAttribute("href") === a.querySelector("img")?.getAttribute("src")));
+      check(linkOk, `${c.file}：每张图都应该能点开看原尺寸`);
     }
-    // 宽图：点开是原尺寸的 SVG
-    const linkOk = await page.$$eval("figure.mermaid-figure > a", (as) => as.every((a) => (a as HTMLAnchorElement).getAttribute("href") === a.querySelector("img")?.getAttribute("src")));
-    check(linkOk, `${c.file}：每张图都应该能点开看原尺寸`);
   }
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.close();
-  console.log(`  图 ${shown} 张，其中 ${drawnLive} 张由页面自带的 Mermaid 画`);
+  console.log(`  图 ${shown} 张，其中 ${drawnLive} 张由页面自带的 Mermaid 画；每张图最小的字（1280 / 390 像素宽的页面）：`);
+  for (const [name, [wide, narrow]] of sizes) console.log(`    ${name}：${wide ?? "？"} / ${narrow ?? "？"}`);
 }
 
 /** 代码页上高亮的行：[起, 止] 与这几行的文字 */
@@ -461,6 +518,41 @@ async function exercisesShown(context: BrowserContext, origin: string, data: Boo
     check(section.includes(e.file), `${chapter.file}：「实践任务」里没有练习 ${key} 要写的文件 ${e.file}`);
   }
   await page.close();
+}
+
+/**
+ * 页面上几处给读者的说明（issue 49）：
+ *   - 参考答案（<details class="answer">）打开页面时是收起的，标题写着「参考答案」；
+ *   - 不按编号排的章节（5.6），侧边栏里标题下有一行说为什么排在这里；
+ *   - step06 起每一步都有会话页：构建时哪一步的 demo 没跑通，这里失败（构建本身照常完成，只说一行）。
+ */
+async function readerNotes(context: BrowserContext, origin: string, data: BookData, watch: Watch): Promise<void> {
+  console.log("答案折叠、侧边栏的说明、会话页…");
+  const page = await context.newPage();
+  let current = "";
+  watch(page, () => current);
+  let answers = 0;
+  for (const c of data.chapters) {
+    current = c.url;
+    await page.goto(origin + c.url, { waitUntil: "load" });
+    const folds = await page.$$eval("details.answer", (list) => list.map((d) => ({ open: (d as HTMLDetailsElement).open, summary: d.querySelector("summary")?.textContent ?? "", code: d.querySelector("pre") !== null, codeShown: d.querySelector("pre")?.checkVisibility() ?? false })));
+    for (const f of folds) {
+      answers++;
+      check(!f.open && !f.codeShown, `${c.file}：参考答案「${f.summary}」打开页面时就是展开的（open=${f.open}，代码看得见=${f.codeShown}）`);
+      check(f.summary.startsWith("参考答案") && f.code, `${c.file}：折叠块「${f.summary}」没有标明是参考答案，或者里面没有代码`);
+    }
+    if (c.orderNote !== undefined) {
+      const note = await page.$$eval(`.VPSidebar a[href="${c.url}"] .order-note`, (els) => els.map((e) => ({ text: e.textContent ?? "", shown: (e as HTMLElement).getBoundingClientRect().height > 0 })));
+      check(note.length === 1 && note[0]?.shown === true && note[0].text === c.orderNote, `${c.file}：侧边栏里这一章的标题下没有显示阅读顺序的说明（${c.orderNote}）`);
+    }
+  }
+  const graduation = data.chapters.find((c) => c.file.startsWith("deep/8.5-pi-graduation"));
+  if (graduation !== undefined) check(answers >= 2, `书里收起来的参考答案只有 ${answers} 份（毕业页上有两份）`);
+  for (const step of data.steps.filter((x) => Number(x.name.slice(4, 6)) >= 6)) {
+    check(step.demoFailed === undefined && step.sessions.length > 0, `${step.name}：没有会话页${step.demoFailed === undefined ? "" : `（${step.demoFailed}）`}`);
+  }
+  await page.close();
+  console.log(`  收起的参考答案 ${answers} 份`);
 }
 
 /** 构建时画图：用书站装的 Mermaid 在真的浏览器里画一张对的、一张写错的（根目录的 npm test 没有装 Mermaid，所以这项在这里） */

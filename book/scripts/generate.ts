@@ -15,6 +15,7 @@ import { cacheStats, startHighlighter, stopHighlighter } from "./lib/highlight.t
 import { renderFigures, type FigureSource } from "./lib/mermaid.ts";
 import { BOOK_DIR, DOCS_DIR, GEN_DIR, PAGES_DIR, PUBLIC_DIR, ROOT, posix } from "./lib/paths.ts";
 import { chapterCitations } from "./lib/citations.ts";
+import { orderNotes, readingOrder } from "./lib/reading-order.ts";
 import { checkPins, prefetchPiFiles, writePiPages, type PiFileRef } from "./lib/pi-pages.ts";
 import { writeSessionPages } from "./lib/sessions.ts";
 import { prefetchStep, stepFileOf, stepFiles, stepPage, writeCodePages, writeDiffPages, writeRepoCodePage, type ChapterInfo } from "./lib/steps.ts";
@@ -23,20 +24,10 @@ import { codeUrl, stepUrl } from "./lib/urls.ts";
 
 export interface BookData {
   /** 按阅读顺序；深入页（docs/deep/）紧跟在它所属的章节后面，parent 是那一章的文件名 */
-  chapters: Array<ChapterInfo & { url: string; mermaid: number; citations: CitationRecord[]; parent?: string }>;
-  steps: Array<{ name: string; title: string; url: string; sessions: string[] }>;
+  chapters: Array<ChapterInfo & { url: string; mermaid: number; citations: CitationRecord[]; parent?: string; orderNote?: string }>;
+  steps: Array<{ name: string; title: string; url: string; sessions: string[]; demoFailed?: string }>;
   repoPages: Array<{ path: string; url: string; title: string }>;
   counts: Record<string, number>;
-}
-
-/** 阅读顺序来自地图（docs/README.md 的「阅读顺序」一节里加粗的章节号），不在这里另写一份 */
-export function readingOrder(readme: string, files: string[]): string[] {
-  const section = /##\s*阅读顺序([\s\S]*?)(?:\n##\s|$)/.exec(readme)?.[1] ?? "";
-  const numbers: string[] = [];
-  for (const bold of section.matchAll(/\*\*([^*]+)\*\*/g)) for (const n of (bold[1] ?? "").matchAll(/\d+\.\d+/g)) if (!numbers.includes(n[0])) numbers.push(n[0]);
-  const ordered = numbers.map((n) => files.find((f) => f.startsWith(`${n}-`))).filter((f): f is string => f !== undefined);
-  // 地图里没提到的章节排在最后，免得新章节悄悄从站点里消失
-  return [...ordered, ...files.filter((f) => !ordered.includes(f))];
 }
 
 function titleOf(markdown: string, fallback: string): string {
@@ -81,6 +72,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   const available = new Set(steps);
   const readme = fs.readFileSync(path.join(DOCS_DIR, "README.md"), "utf8");
   const order = readingOrder(readme, listChapters(ROOT));
+  const notes = orderNotes(readme, order);
   const info = (file: string): ChapterInfo => {
     const text = fs.readFileSync(path.join(DOCS_DIR, ...file.split("/")), "utf8");
     const parsed = parseChapter(text);
@@ -99,7 +91,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     for (const [k, b] of blocks.entries()) figureSources.push({ code: b.content.join("\n"), file: `docs/${c.file}`, line: b.fenceLine, n: k + 1 });
   }
   const figuresPromise = renderFigures(figureSources, PUBLIC_DIR, log);
-  const sessionsPromise = writeSessionPages(PAGES_DIR, steps);
+  const sessionsPromise = writeSessionPages(PAGES_DIR, steps, log);
   // 等它们的时候，先把各章引用的 Pi 文件（最大的几个）、再把每一步的文件和差异排进高亮队列；
   // 每步之间让一下事件循环，Chromium 与 demo 的消息不必等
   for (const c of pages) prefetchPiFiles(chapterCitations(ROOT, parseChapter(fs.readFileSync(path.join(DOCS_DIR, ...c.file.split("/")), "utf8")), available, c.file).pi);
@@ -109,7 +101,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     await new Promise((resolve) => setImmediate(resolve));
   }
   phase("读步骤、排高亮队列");
-  const [{ figures, stats: figureStats }, sessions] = await Promise.all([figuresPromise, sessionsPromise]);
+  const [{ figures, stats: figureStats }, { sessions, failed: demoFailed }] = await Promise.all([figuresPromise, sessionsPromise]);
   phase("Mermaid 与会话页面");
 
   // 章节与首页链接到的 docs/ 之外的 Markdown（research 笔记、solutions 说明……）做成站内页面
@@ -140,6 +132,7 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     },
     pageFor: pageFor(allowNew),
     sessions: (step) => sessions.get(step) ?? [],
+    demoFailed: (step) => demoFailed.get(step),
   });
 
   const data: BookData = { chapters: [], steps: [], repoPages: [], counts: {} };
@@ -158,7 +151,8 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
     }
     piRefs.push(...r.piFiles);
     const parent = deepParent.get(c.file);
-    data.chapters.push({ ...c, url: `/${c.file.replace(/\.md$/, ".html")}`, mermaid: r.figures, citations: r.citations, ...(parent === undefined ? {} : { parent }) });
+    const note = notes.get(c.file);
+    data.chapters.push({ ...c, url: `/${c.file.replace(/\.md$/, ".html")}`, mermaid: r.figures, citations: r.citations, ...(parent === undefined ? {} : { parent }), ...(note === undefined ? {} : { orderNote: note }) });
   }
 
   phase("章节改写");
@@ -182,7 +176,8 @@ export async function generate(log: (line: string) => void = () => {}): Promise<
   for (const step of steps) {
     write(`steps/${step}.md`, stepPage(steps, step, chapters, hooks(false)));
     const title = titleOf(fs.readFileSync(path.join(ROOT, "labs", "mini-agent-harness", step, "README.md"), "utf8"), step);
-    data.steps.push({ name: step, title, url: stepUrl(step), sessions: sessions.get(step) ?? [] });
+    const failedLine = demoFailed.get(step);
+    data.steps.push({ name: step, title, url: stepUrl(step), sessions: sessions.get(step) ?? [], ...(failedLine === undefined ? {} : { demoFailed: failedLine }) });
   }
   // VitePress 开始构建时要读它（侧边栏、页面列表）；静态页面写完后再补上计数
   write("book-data.json", JSON.stringify(data, null, 2));

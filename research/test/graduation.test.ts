@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { lastWords, newEnough, piInstalled, piNode } from "../../scripts/lib/exercises/graduation.ts";
+import { engineNote, lastWords, newEnough, piInstalled, piNode } from "../../scripts/lib/exercises/graduation.ts";
 import { GRADUATION } from "../../scripts/lib/exercises/registry.ts";
 import { formatReport, runExercise } from "../../scripts/lib/exercises/run.ts";
 import { paint } from "../../scripts/lib/color.ts";
@@ -174,6 +174,20 @@ describe("缺了 Pi 要的东西：说出要装什么，不算通过", () => {
     );
     expect(lastWords("Killed\n")).toBe("Killed");
     expect(lastWords("")).toBe("");
+  });
+
+  it("Node 20 上报告的第一行说 EBADENGINE 警告是预期的，以及用哪个 Node 跑 Pi；够新的 Node 上不说", () => {
+    const bundled = piNode("v20.20.2", "linux", "x64", process.execPath, {});
+    const withOther = engineNote("v20.20.2", { node: "/opt/node24/bin/node" });
+    expect(withOther).toContain("EBADENGINE");
+    expect(withOther).toContain("Node ≥ 22.19");
+    expect(withOther).toContain("检查用 /opt/node24/bin/node 运行 Pi");
+    expect(engineNote("v20.20.2", { missing: "x" })).toContain("检查要一个这样的 Node");
+    expect(engineNote("v22.19.0", bundled)).toBeUndefined();
+    // 报告里它是第一行
+    const report: Report = { exercise: GRADUATION, stepDir: STEP07, checks: [{ name: "x", ok: false, saw: "y" }], notStarted: false, seed: 1 };
+    const first = formatReport(report, root, paint(false)).split("\n")[0];
+    expect(first).toBe(engineNote() ?? `练习 pi · 第 8.5 章 · ${GRADUATION.title}`);
   });
 
   it("research/ 没装：说 npm ci --prefix research", () => {

@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { browserCandidates, findBrowser, firstLine } from "../../book/scripts/lib/browser.ts";
 import { BookError, describeFailure } from "../../book/scripts/lib/book-error.ts";
-import { drawInBrowser, renderFigures, type Drawn, type FigureDeps, type FigureSource } from "../../book/scripts/lib/mermaid.ts";
+import { drawInBrowser, renderFigures, withMinFont, type Drawn, type FigureDeps, type FigureSource } from "../../book/scripts/lib/mermaid.ts";
+import { readableWidth, svgSize } from "../../book/scripts/lib/mermaid-config.ts";
 import { parsePort } from "../../book/scripts/lib/port.ts";
 import { figureHtml } from "../../book/scripts/lib/transform.ts";
 
@@ -135,6 +136,31 @@ describe("构建时画不了图：构建照样完成", () => {
     expect(Buffer.from(b64, "base64").toString("utf8")).toBe(code);
     expect(html).not.toMatch(/\{\{|<b>/);
     expect(figureHtml(1, { url: "/figures/k.svg", width: 10, height: 20 }, code)).toContain('<img src="/figures/k.svg" width="10" height="20"');
+  });
+});
+
+describe("图在页面上看得清（issue 49 第 3 条）：最多缩到最小的字还有 14px，再窄就左右滑动", () => {
+  it("构建时量出的最小字号记在 SVG 上，读回来；缓存的键跟着变（旧的、没有字号的 SVG 不再用）", () => {
+    const marked = withMinFont(SVG, 16);
+    expect(marked).toMatch(/^<svg data-min-font="16\.00" /);
+    expect(svgSize(marked)).toEqual({ width: 121, height: 40, minFont: 16 });
+    expect(svgSize(SVG)).toEqual({ width: 121, height: 40 });
+    expect(withMinFont(SVG, Infinity)).toBe(SVG); // 没有字的图
+  });
+
+  it("8.5 的时序图（1702 宽、最小的字 14px）不缩：比页面宽时左右滑动，图下说可以滑动、可以点开看原尺寸", () => {
+    const html = figureHtml(3, { url: "/figures/t.svg", width: 1702, height: 943, minFont: 14 }, "sequenceDiagram");
+    expect(html).toContain('style="--min-width:1702px"');
+    expect(html).toContain("左右滑动");
+    expect(html).toContain("原尺寸");
+    // 字号 16px 的图可以缩到 87.5%；本来就小的字，图反而放大
+    expect(readableWidth(800, 16)).toBe(700);
+    expect(readableWidth(800, 12)).toBe(934);
+    expect(readableWidth(800, undefined)).toBeUndefined();
+    // 手机上也放得下的小图：不提滑动
+    const small = figureHtml(1, { url: "/figures/s.svg", width: 300, height: 100, minFont: 16 }, "flowchart LR");
+    expect(small).toContain('style="--min-width:263px"');
+    expect(small).not.toContain("左右滑动");
   });
 });
 

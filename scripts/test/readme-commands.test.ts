@@ -52,6 +52,17 @@ describe("步骤 README 的命令表", () => {
     }
   });
 
+  it("README 与深入页引用的 npm 提示行，就是 npm 照 package.json 打印的那一行（> 加上脚本原文）", () => {
+    // npm run demo 先打印「> 包名@版本 demo」与「> 脚本原文」：照抄书上的命令重定向到文件时多出的就是它们
+    const dir = stepDir(repoRoot, "step07-abort-extensions");
+    const { name, version, scripts } = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name: string; version: string; scripts: Record<string, string> };
+    for (const file of [path.join(dir, "README.md"), path.join(repoRoot, "docs", "deep", "8.5-hardening.md")]) {
+      const text = fs.readFileSync(file, "utf8");
+      expect(text, file).toContain(`\`> ${name}@${version} demo\``);
+      expect(text, file).toContain(`\`> ${scripts.demo}\``);
+    }
+  });
+
   it("找命令的办法本身查得出缺了的脚本", () => {
     expect(scriptsNamed("| `npm run exercise -- 7` | x |\n| `npm start -- --extension a.ts` | y |\n`npm test`")).toEqual(["exercise", "start", "test"]);
   });

@@ -1,7 +1,8 @@
 /**
  * 根目录 `npm test` 的输出：一屏就能看完。
  *   - 每个步骤或包一行：文件数、测试数（跳过的单独写）、用时；最后一行是总计；
- *   - 跳过的测试逐条列出（带原因，如果测试给了），CI 里一条都不该有（见 .ci/skip-allow-list.txt）；
+ *   - 跳过的测试按文件与原因分组，每组一行：几个、为什么（测试自己的 skip(原因)，或文件在加载时打印的「[跳过] …」那一行）；
+ *     CI 里一条都不该有（见 .ci/skip-allow-list.txt）；
  *   - 失败的测试打印完整细节：名字、错误、diff、调用栈，以及它运行时打印的东西；
  *   - 通过的测试打印的东西（console.log 等）一律不显示；
  *   - 只有输出是终端时才用颜色（NO_COLOR 关掉，FORCE_COLOR 打开）。
@@ -59,6 +60,35 @@ export function formatRow(row: GroupRow, width: number, p: Paint): string {
   const files = `${row.files} 个文件`.padStart(8);
   const tests = `${row.passed} 通过`.padStart(8);
   return `${mark} ${row.group.padEnd(width)}  ${files}  ${tests}${extra ? `，${extra}` : ""}  ${p.dim(formatSeconds(row.ms))}`;
+}
+
+/** 一个跳过的测试：哪个文件、它自己给的原因（test.skip(原因) / context.skip(原因)） */
+export interface Skipped {
+  file: string;
+  note?: string | undefined;
+}
+
+/** 测试文件加载时打印的跳过说明（约定：console.warn("[跳过] 什么：为什么")）：去掉开头的「[跳过]」 */
+export function skipReason(log: string): string | undefined {
+  const m = /^\s*\[?跳过\]?\s*/.exec(log);
+  return m === null ? undefined : log.slice(m[0].length).trim().replace(/\s*\n\s*/g, " ");
+}
+
+/**
+ * 跳过的测试按「文件 + 原因」分组，每组一行。原因依次取：测试自己给的；文件打印的跳过说明；
+ * 按名字过滤（-t）时没选上的；都没有就照实说没给原因。
+ */
+export function formatSkips(skipped: readonly Skipped[], fileReasons: ReadonlyMap<string, string[]>, filtered: boolean): string[] {
+  const groups = new Map<string, { file: string; reason: string; count: number }>();
+  for (const { file, note } of skipped) {
+    const printed = fileReasons.get(file) ?? [];
+    const reason = note || (printed.length > 0 ? printed.join("；") : filtered ? "不在 -t 选中的测试里" : "没有给出原因");
+    const key = `${file}\0${reason}`;
+    const group = groups.get(key) ?? { file, reason, count: 0 };
+    group.count++;
+    groups.set(key, group);
+  }
+  return [...groups.values()].map((g) => `${g.file}：${g.count} 个——${g.reason}`);
 }
 
 function indent(text: string, prefix = "    "): string {
@@ -136,7 +166,8 @@ export default class ShortReporter implements Reporter {
     const p = this.p;
     const rows = new Map<string, GroupRow>();
     const failures: string[] = [];
-    const skips: string[] = [];
+    const skips: Skipped[] = [];
+    const fileReasons = new Map<string, string[]>();
 
     for (const mod of modules) {
       const rel = this.relative(mod.moduleId);
@@ -162,10 +193,14 @@ export default class ShortReporter implements Reporter {
           failures.push(this.formatFailure(test, rel));
         } else {
           row.skipped++;
-          const note = result.state === "skipped" && result.note ? `（${result.note}）` : "";
-          skips.push(`${rel} > ${test.fullName}${note}`);
+          skips.push({ file: rel, note: result.state === "skipped" ? result.note : undefined });
         }
       }
+      // 这个文件（加载时、或它的测试里）打印的跳过说明
+      const reasons = [mod.id, ...[...mod.children.allTests()].map((t) => t.id), ...[...mod.children.allSuites()].map((t) => t.id)]
+        .flatMap((id) => this.logs.get(id) ?? [])
+        .flatMap((log) => skipReason(log.content) ?? []);
+      if (reasons.length > 0) fileReasons.set(rel, [...new Set(reasons)]);
     }
 
     for (const error of unhandledErrors) failures.push(`${p.red("✗")} 测试之外的错误（unhandled）\n${indent(formatError(error))}`);
@@ -176,7 +211,8 @@ export default class ShortReporter implements Reporter {
     if (failures.length > 0) text += `\n${failures.join("\n\n")}\n`;
     text += "\n" + list.map((r) => formatRow(r, width, p)).join("\n") + "\n";
     if (skips.length > 0) {
-      text += `\n${p.yellow(`跳过 ${skips.length} 个测试`)}（CI=true 时只许跳过 .ci/skip-allow-list.txt 里列出的）：\n${skips.map((s) => `  - ${s}`).join("\n")}\n`;
+      const lines = formatSkips(skips, fileReasons, Boolean(this.vitest?.config.testNamePattern));
+      text += `\n${p.yellow(`跳过 ${skips.length} 个测试`)}（CI=true 时只许跳过 .ci/skip-allow-list.txt 里列出的）：\n${lines.map((s) => `  - ${s}`).join("\n")}\n`;
     }
     const total = list.reduce(
       (t, r) => ({ files: t.files + r.files, passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),

@@ -1,7 +1,7 @@
 // 构建时没能画的图（没有可用的浏览器）：在读者的浏览器里用书站自带的 Mermaid 画，仍然离线。
 // 页面里这样的图是 <figure data-mermaid="源码的 base64">；画好后换成与构建时一样的 <a><img></a>，点开看原尺寸。
 import { withBase } from "vitepress";
-import { MERMAID_CONFIG, MERMAID_SCRIPT_URL, svgSize } from "../../scripts/lib/mermaid-config";
+import { figureNote, MERMAID_CONFIG, MERMAID_SCRIPT_URL, readableWidth, smallestTextPx, svgSize } from "../../scripts/lib/mermaid-config";
 
 interface Mermaid {
   initialize(config: unknown): void;
@@ -34,6 +34,25 @@ function decode(base64: string): string {
   return new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
 }
 
+/** 与构建时一样：把画好的 SVG 按原尺寸放进页面（看不见），量最小的字 */
+function measureText(svg: string): number | undefined {
+  const holder = document.createElement("div");
+  holder.style.cssText = "position:absolute;left:-100000px;top:0;visibility:hidden";
+  holder.innerHTML = svg;
+  document.body.append(holder);
+  try {
+    const el = holder.querySelector("svg");
+    if (el === null) return undefined;
+    el.setAttribute("width", String(el.viewBox.baseVal.width));
+    el.setAttribute("height", String(el.viewBox.baseVal.height));
+    el.style.maxWidth = "none";
+    const px = smallestTextPx(el);
+    return Number.isFinite(px) ? px : undefined;
+  } finally {
+    holder.remove();
+  }
+}
+
 function fail(figure: HTMLElement, why: string): void {
   figure.dataset.drawn = "error";
   figure.textContent = `这张图没能画出来：${why}`;
@@ -56,6 +75,7 @@ export async function drawLiveFigures(): Promise<void> {
       const { svg } = await mermaid.render(`live-figure-${++seq}`, decode(figure.dataset.mermaid ?? ""));
       const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
       const { width, height } = svgSize(svg);
+      const minWidth = readableWidth(width, measureText(svg));
       const link = document.createElement("a");
       link.href = url;
       link.target = "_blank";
@@ -65,8 +85,12 @@ export async function drawLiveFigures(): Promise<void> {
       img.width = width;
       img.height = height;
       img.alt = "图（Mermaid）";
+      if (minWidth !== undefined) img.style.setProperty("--min-width", `${minWidth}px`);
       link.append(img);
-      figure.replaceChildren(link);
+      const note = document.createElement("figcaption");
+      note.className = "figure-note";
+      note.textContent = figureNote(minWidth);
+      figure.replaceChildren(link, note);
       figure.dataset.drawn = "ok";
     } catch (error) {
       fail(figure, String((error as Error)?.message ?? error));

@@ -8,7 +8,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { findBrowser, firstLine, launchBrowser, launchFailure } from "./browser.ts";
 import { BookError } from "./book-error.ts";
-import { MERMAID_CONFIG, MERMAID_SCRIPT_URL, svgSize } from "./mermaid-config.ts";
+import { MERMAID_CONFIG, MERMAID_SCRIPT_URL, smallestTextPx, svgSize } from "./mermaid-config.ts";
 import { BOOK_DIR, CACHE_DIR } from "./paths.ts";
 import type { Figure } from "./transform.ts";
 
@@ -40,8 +40,16 @@ const PAGES = 2;
 // 在浏览器里画全部图的期限（机器很忙时 21 张图约半分钟）
 const DRAW_DEADLINE_S = 300;
 
+/** 缓存里的 SVG 是怎样处理过的：变了（例如加上 data-min-font），旧的缓存就不再用 */
+const FIGURE_FORMAT = "min-font-1";
+
 export function figureKey(code: string, version: string): string {
-  return crypto.createHash("sha256").update(`${version}\0${JSON.stringify(MERMAID_CONFIG)}\0${code}`).digest("hex").slice(0, 20);
+  return crypto.createHash("sha256").update(`${version}\0${FIGURE_FORMAT}\0${JSON.stringify(MERMAID_CONFIG)}\0${code}`).digest("hex").slice(0, 20);
+}
+
+/** 在 SVG 的根元素上记下按原尺寸显示时最小的字号（页面据此决定图最多缩到多窄，见 mermaid-config.ts 的 readableWidth） */
+export function withMinFont(svg: string, minFont: number): string {
+  return Number.isFinite(minFont) && minFont > 0 ? svg.replace(/^<svg\b/, `<svg data-min-font="${minFont.toFixed(2)}"`) : svg;
 }
 
 function cached(cacheDir: string, key: string): string | undefined {
@@ -152,13 +160,15 @@ export async function drawInBrowser(codes: string[], log: (line: string) => void
         const page = await browser.context.newPage();
         await page.setContent("<!doctype html><html><body></body></html>");
         await page.addScriptTag({ path: js });
+        // 量最小字号的函数（与读者的浏览器、浏览器测试用的是同一个）
+        await page.addScriptTag({ content: `globalThis.smallestTextPx = ${smallestTextPx.toString()};` });
         const out = await page.evaluate(
           async ({ list, config }) => {
             type M = { initialize(c: unknown): void; parse(code: string): Promise<unknown>; render(id: string, code: string): Promise<{ svg: string }> };
             const m = (globalThis as unknown as { mermaid: M }).mermaid;
             m.initialize(config);
             // 这里不定义具名函数：tsx 会给它们包上页面里没有的 __name(…)
-            const done: Array<{ svg: string } | { syntax: string } | { error: string }> = [];
+            const done: Array<{ svg: string; minFont: number } | { syntax: string } | { error: string }> = [];
             for (const { code, i } of list) {
               try {
                 await m.parse(code);
@@ -167,7 +177,19 @@ export async function drawInBrowser(codes: string[], log: (line: string) => void
                 continue;
               }
               try {
-                done.push({ svg: (await m.render(`fig${i}`, code)).svg });
+                const { svg } = await m.render(`fig${i}`, code);
+                // 按原尺寸放进页面，量最小的字
+                const holder = document.createElement("div");
+                holder.innerHTML = svg;
+                document.body.append(holder);
+                const el = holder.querySelector("svg") as SVGSVGElement;
+                const box = el.viewBox.baseVal;
+                el.setAttribute("width", String(box.width));
+                el.setAttribute("height", String(box.height));
+                el.style.maxWidth = "none";
+                const measure = (globalThis as unknown as { smallestTextPx(svg: SVGSVGElement): number }).smallestTextPx;
+                done.push({ svg, minFont: measure(el) });
+                holder.remove();
               } catch (error) {
                 done.push({ error: String((error as Error)?.message ?? error) });
               }
@@ -176,7 +198,7 @@ export async function drawInBrowser(codes: string[], log: (line: string) => void
           },
           { list: mine, config: MERMAID_CONFIG },
         );
-        for (const [k, r] of out.entries()) results[mine[k]?.i ?? 0] = r;
+        for (const [k, r] of out.entries()) results[mine[k]?.i ?? 0] = "svg" in r ? { svg: withMinFont(r.svg, r.minFont) } : r;
         await page.close();
       }),
     );

@@ -11,7 +11,7 @@ import { highlight, langOf, prefetch } from "./highlight.ts";
 import { ROOT } from "./paths.ts";
 import { renderStaticPage, writeStaticPage } from "./static-pages.ts";
 import type { TransformHooks } from "./transform.ts";
-import { escapeStrayTags, rewriteLinks } from "./transform.ts";
+import { DEMO_DID_NOT_RUN, escapeStrayTags, rewriteLinks } from "./transform.ts";
 import { codeUrl, diffUrl, escapeHtml, sessionUrl, stepUrl } from "./urls.ts";
 
 export interface ChapterInfo {
@@ -222,7 +222,11 @@ export function stepPage(steps: string[], step: string, chapters: ChapterInfo[],
     out.push("（这一步没有 expected-output.txt）");
   }
   const sessions = hooks.sessions(step);
-  if (sessions.length > 0) {
+  const failed = hooks.demoFailed?.(step);
+  if (failed !== undefined) {
+    const fence = "`".repeat(Math.max(3, ...[...failed.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    out.push("", "## demo 写下的会话", "", `<p class="demo-failed">${escapeHtml(DEMO_DID_NOT_RUN)}</p>`, "", "构建时记下的那一行：", "", `${fence}text`, failed, fence);
+  } else if (sessions.length > 0) {
     out.push("", "## demo 写下的会话", "", "构建书站时在临时目录里重新运行这一步的 demo，把它写下的会话文件交给会话查看器（`npm run view`）画成页面：", "");
     for (const n of sessions) out.push(`- <a href="${sessionUrl(step, n)}" target="_self" class="session-link">${escapeHtml(n)}.jsonl</a>`);
   }

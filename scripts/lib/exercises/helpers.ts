@@ -6,6 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { inspect, isDeepStrictEqual } from "node:util";
 
+import { describeMismatch, LONG_VALUE } from "./mismatch.ts";
 import type { Check } from "./types.ts";
 
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
@@ -64,7 +65,14 @@ export async function loadExport<T>(
  */
 export function same(name: string, actual: unknown, expected: unknown): Check {
   const ok = isDeepStrictEqual(actual, expected);
-  return ok ? { name, ok } : { name, ok, saw: show(actual), expected: show(expected) };
+  if (ok) return { name, ok };
+  const saw = show(actual);
+  const wanted = show(expected);
+  if (saw.length <= LONG_VALUE && wanted.length <= LONG_VALUE) return { name, ok, saw, expected: wanted };
+  // 长值只打印第一处不同的前后：两边都是字符串时按原字符串算下标，否则按显示出来的文字算
+  const raw = typeof actual === "string" && typeof expected === "string";
+  const mismatch = raw ? describeMismatch(actual, expected, true) : describeMismatch(saw, wanted, false);
+  return mismatch ? { name, ok, saw: mismatch.saw, expected: mismatch.expected, diff: mismatch.where } : { name, ok, saw, expected: wanted };
 }
 
 export { isDeepStrictEqual };

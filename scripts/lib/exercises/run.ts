@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Paint } from "../color.ts";
 import { toPosix } from "../paths.ts";
 import { attempt } from "./helpers.ts";
+import { fitForReport } from "./mismatch.ts";
 import { freshSeed, GENERATED, Random } from "./random.ts";
 import { checkSrcUnchangedAsync, type LineManifest, type Manifest } from "./src-unchanged.ts";
 import { passed, type Check, type Exercise, type Report } from "./types.ts";
@@ -52,25 +53,35 @@ export async function runExercise(exercise: Exercise, stepDir: string, options: 
 /** 命令行和报告里怎么称呼这个练习：编号，或者毕业练习的名字（pi）。 */
 export const exerciseKey = (exercise: Exercise): string => exercise.slug ?? String(exercise.id);
 
-export const commandFor = (exercise: Exercise, flag = ""): string => `npm run exercise -- ${exerciseKey(exercise)}${flag}`;
+/**
+ * 让学习者再运行的命令。fromStep：在哪个步骤目录里运行（那里的 npm run exercise 已经带上了编号，
+ * 再写一遍就成了 exercise.ts 7 7 --hint），这时只写参数。
+ */
+export function commandFor(exercise: Exercise, flag = "", fromStep?: number): string {
+  const args = fromStep === exercise.id && exercise.slug === undefined ? flag.trim() : `${exerciseKey(exercise)}${flag}`;
+  return args === "" ? "npm run exercise" : `npm run exercise -- ${args}`;
+}
 
-/** 一份报告排成文字。root 用来把路径写成相对仓库根目录的样子。 */
-export function formatReport(report: Report, root: string, p: Paint): string {
+/** 一份报告排成文字。root 用来把路径写成相对仓库根目录的样子；fromStep 见 commandFor。 */
+export function formatReport(report: Report, root: string, p: Paint, fromStep?: number): string {
   const { exercise } = report;
   const absolute = path.join(report.stepDir, exercise.file);
   const relative = path.relative(root, absolute);
   // 仓库里的步骤写相对路径；--dir 指向仓库外的副本时写绝对路径
   const where = toPosix(relative.startsWith("..") || path.isAbsolute(relative) ? absolute : relative);
-  const lines = [p.bold(`练习 ${exerciseKey(exercise)} · 第 ${exercise.chapter} 章 · ${exercise.title}`), p.dim(`检查 ${where}`), ""];
+  const note = exercise.note?.();
+  const lines = [...(note ? [p.dim(note)] : []), p.bold(`练习 ${exerciseKey(exercise)} · 第 ${exercise.chapter} 章 · ${exercise.title}`), p.dim(`检查 ${where}`), ""];
   for (const check of report.checks) {
     if (check.skipped !== undefined) {
       lines.push(`${p.dim("-")} ${check.name}`, p.dim(`    跳过：${check.skipped}`));
     } else if (check.ok) {
       lines.push(`${p.green("✓")} ${check.name}`);
     } else {
+      const shown = fitForReport(check);
       lines.push(`${p.red("✗")} ${check.name}`);
-      if (check.saw !== undefined) lines.push(`    看到：${check.saw}`);
-      if (check.expected !== undefined) lines.push(`    期望：${check.expected}`);
+      if (shown.diff !== undefined) lines.push(`    ${shown.diff}`);
+      if (shown.saw !== undefined) lines.push(`    看到：${shown.saw}`);
+      if (shown.expected !== undefined) lines.push(`    期望：${shown.expected}`);
     }
   }
   lines.push("");
@@ -82,7 +93,7 @@ export function formatReport(report: Report, root: string, p: Paint): string {
     lines.push(
       `还没开始：新建 ${exercise.file}。任务写在第 ${exercise.chapter} 章的「实践任务」里。`,
       `第一条提示：${exercise.hints[0]}`,
-      `写好后运行 ${commandFor(exercise)}；需要更多提示：${commandFor(exercise, " --hint")}`,
+      `写好后运行 ${commandFor(exercise, "", fromStep)}；需要更多提示：${commandFor(exercise, " --hint", fromStep)}`,
     );
   } else if (passed(report)) {
     lines.push(p.green(`练习 ${exerciseKey(exercise)} 通过：${done}/${counted} 项检查全部通过${skippedNote}。`));
@@ -90,8 +101,8 @@ export function formatReport(report: Report, root: string, p: Paint): string {
     const first = report.checks.find((check) => !check.ok && check.skipped === undefined);
     lines.push(
       p.red(`练习 ${exerciseKey(exercise)} 还没通过：${counted} 项检查里通过 ${done} 项${skippedNote}，第一项没通过的是「${first?.name ?? "？"}」。`),
-      `这次${GENERATED}的种子是 ${report.seed}；用同样的用例再查一次：${commandFor(exercise, ` --seed ${report.seed}`)}`,
-      `卡住了就看提示（一次多一级）：${commandFor(exercise, " --hint")}`,
+      `这次${GENERATED}的种子是 ${report.seed}；用同样的用例再查一次：${commandFor(exercise, ` --seed ${report.seed}`, fromStep)}`,
+      `卡住了就看提示（一次多一级）：${commandFor(exercise, " --hint", fromStep)}`,
     );
   }
   return lines.join("\n");

@@ -17,6 +17,8 @@ export interface Check {
   saw?: string;
   /** 期望看到什么（可选）。 */
   expected?: string;
+  /** 两个长值不相等时：第一处不同在哪、两边多长（saw、expected 这时只是那一处前后的片段，见 mismatch.ts）。 */
+  diff?: string;
   /** 这一项没有做，以及为什么（例如系统不允许建符号链接）。skipped 的检查不算通过也不算失败。 */
   skipped?: string;
 }
@@ -45,6 +47,8 @@ export interface Exercise {
    * random 用来现造随机用例（名字以「随机用例」开头），同一个种子造出同一批。
    */
   check(stepDir: string, random: Random): Promise<Check[]>;
+  /** 可选：报告的第一行，说一件学习者这时多半正在疑惑的事（毕业练习：Node 20 上安装时的引擎警告）。 */
+  note?(): string | undefined;
   /**
    * 可选：学习者可以在 src/ 的哪个文件里「只加不改」。练习 7 按书上的第 4 步在 src/rules.ts 的
    * RULES 里加两条规则；opens 是那个数组开头的一行，加的行必须落在它和配对的 "];" 之间。

@@ -5,7 +5,7 @@
  *   - 整个文件会先变成一个字符串，超过 V8 的字符串上限（约 5 亿个字符）就只剩一句
  *     「Cannot create a string longer than …」；
  *   - 一行有多长事先不知道，一块一块地读，一行超过上限就停下，不必把它整个读进内存才发现；
- *   - 行的起点直接按字节记，截断半行时要的正是字节位置。
+ *   - 行的起点直接按字节记，截断半行时要的正是字节位置；每一行解码时核对它是 UTF-8（utf8Line）。
  * 打开之前先看它是不是普通文件：FIFO 会让读取一直等下去，/dev/zero 永远读不完。
  */
 
@@ -29,7 +29,7 @@ export interface FileLine {
   number: number;
   /** 这一行第一个字节在文件里的位置。 */
   start: number;
-  /** 这一行的内容（不含换行），按 UTF-8 解码；非法字节变成替换字符。 */
+  /** 这一行的内容（不含换行），按 UTF-8 解码；不是 UTF-8 的文件整个拒绝（utf8Line）。 */
   text: string;
   /** 是否以换行结尾：最后一行没有换行，可能是上次写到一半。 */
   ended: boolean;
@@ -86,7 +86,7 @@ export function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES, maxFileB
           pieces.push(Buffer.from(bytes.subarray(from))); // 复制：chunk 下一轮会被覆盖
           break;
         }
-        const text = pieces.length === 0 ? bytes.toString("utf8", from, end) : Buffer.concat([...pieces, bytes.subarray(from, end)]).toString("utf8");
+        const text = utf8Line(name, number, pieces.length === 0 ? bytes.subarray(from, end) : Buffer.concat([...pieces, bytes.subarray(from, end)]), true);
         yield { number, start, text, ended: true };
         number += 1;
         start = position + end + 1;
@@ -95,8 +95,40 @@ export function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES, maxFileB
         from = end + 1;
       }
     }
-    if (length > 0) yield { number, start, text: Buffer.concat(pieces).toString("utf8"), ended: false };
+    if (length > 0) yield { number, start, text: utf8Line(name, number, Buffer.concat(pieces), false), ended: false };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * 一行的字节解码成字符串。不是合法的 UTF-8（中文 Windows 上的编辑器常把文件另存成 GBK/ANSI）就拒绝整个文件：
+ * 否则非法字节会悄悄变成替换字符 U+FFFD，模型收到一段乱码的历史，新的 UTF-8 行又接在 GBK 的文件后面。
+ * 没有换行的最后一行例外：程序写到一半退出时可能正好断在一个汉字的字节中间，末尾那个不完整的字符不算，
+ * 这一行照旧交给 session-tail.ts 判断（解码时它变成 U+FFFD，JSON 解析不了）。
+ */
+function utf8Line(name: string, number: number, bytes: Buffer, ended: boolean): string {
+  let text: string;
+  try {
+    text = strictUtf8.decode(ended ? bytes : bytes.subarray(0, bytes.length - incompleteTail(bytes)));
+  } catch {
+    throw new Error(
+      `会话文件 ${name} 不是 UTF-8 编码（第 ${number} 行有不合 UTF-8 的字节，多半是编辑器把它存成了 GBK/ANSI）：` +
+        `没有读入它，也没有改动它；请在编辑器里把它另存为 UTF-8 再打开`,
+    );
+  }
+  return ended ? text : bytes.toString("utf8");
+}
+
+/** 末尾一个没写完的 UTF-8 字符占了几个字节（0 表示最后一个字符是完整的）。 */
+function incompleteTail(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue; // 续字节：往前找这个字符的首字节
+    const size = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return size > back ? back : 0;
+  }
+  return 0;
 }

@@ -25,18 +25,55 @@ const user = (content: string): Message => ({ role: "user", content });
 const entry = (id: string, parentId: string | null, message: unknown): string => JSON.stringify({ type: "message", id, parentId, message });
 
 describe("第 8 条：截断用字节偏移", () => {
-  it("前面一行里有非法 UTF-8、最后一行写了一半：只截掉那半行，之后的追加完好", () => {
+  it("最后一行写了一半、正好断在一个汉字的字节中间：只截掉那半行（按字节），之后的追加完好", () => {
     const file = path.join(dir, "bytes.jsonl");
-    // 0xff 不是合法的 UTF-8：解码后变成 3 个字节的替换字符，字符偏移会比字节偏移多出 2
-    const first = Buffer.concat([Buffer.from('{"type":"message","id":"e1","parentId":null,"message":{"role":"user","content":"a'), Buffer.from([0xff]), Buffer.from('"}}\n')]);
-    fs.writeFileSync(file, Buffer.concat([first, Buffer.from('{"type":"message","id":"e2","par')]));
+    // 汉字占 3 个字节、1 个 UTF-16 单元：按字符算的偏移比字节偏移小，截错了地方就会把文件弄坏
+    const first = Buffer.from(entry("e1", null, user("前面的汉字")) + "\n");
+    const whole = Buffer.from(entry("e2", "e1", user("写到一半")));
+    const torn = whole.subarray(0, whole.indexOf(Buffer.from("一")) + 2); // 「一」的 3 个字节只写了 2 个
+    fs.writeFileSync(file, Buffer.concat([first, torn]));
     const warnings: string[] = [];
     const session = Session.open(file, warnings);
     expect(warnings[0]).toContain("第 2 行不完整");
     expect(fs.readFileSync(file).equals(first)).toBe(true);
     session.append(user("二"));
     const reopened = Session.open(file);
-    expect(reopened.messages().map((message) => message.content)).toEqual(["a\uFFFD", "二"]);
+    expect(reopened.messages().map((message) => message.content)).toEqual(["前面的汉字", "二"]);
+  });
+});
+
+describe("不是 UTF-8 的会话文件（编辑器另存成了 GBK）：原样拒绝", () => {
+  // 「你好」的 GBK 编码：C4 E3 BA C3，不是合法的 UTF-8
+  const gbk = (text: string): Buffer => Buffer.concat(text.split("你好").flatMap((part, i) => (i === 0 ? [Buffer.from(part)] : [Buffer.from([0xc4, 0xe3, 0xba, 0xc3]), Buffer.from(part)])));
+
+  it.each([
+    ["中间一行", [entry("e1", null, user("一")), entry("e2", "e1", user("你好")), entry("e3", "e2", user("三"))].join("\n") + "\n", 2],
+    ["第一行", entry("e1", null, user("你好")) + "\n", 1],
+    ["没有换行的最后一行（完整的一条，不是写到一半）", entry("e1", null, user("一")) + "\n" + entry("e2", "e1", user("你好")), 2],
+  ])("GBK 的字节在%s：一行说明点名文件、说它不是 UTF-8、建议另存为 UTF-8；文件一个字节都没变", (_where, content, line) => {
+    const file = path.join(dir, "gbk.jsonl");
+    const bytes = gbk(content as string);
+    fs.writeFileSync(file, bytes);
+    let message = "";
+    try {
+      Session.open(file);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("会话文件 gbk.jsonl 不是 UTF-8 编码");
+    expect(message).toContain(`第 ${line} 行`);
+    expect(message).toContain("另存为 UTF-8");
+    expect(message).not.toContain("\n");
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    // 没有留下锁：改成 UTF-8 之后马上能打开
+    fs.writeFileSync(file, content as string);
+    expect(Session.open(file).messages().length).toBeGreaterThan(0);
+  });
+
+  it("只读加载（查看器用的 loadSession）同样拒绝，不把乱码交出去", () => {
+    const file = path.join(dir, "gbk.jsonl");
+    fs.writeFileSync(file, gbk(entry("e1", null, user("你好")) + "\n"));
+    expect(() => loadSession(file)).toThrow(/gbk\.jsonl 不是 UTF-8 编码/);
   });
 });
 

@@ -312,13 +312,13 @@ describe("HTTP 层重试：对着真的本地服务器", () => {
     expect(server.requests.map((request) => request.path)).toEqual(["/v1/messages", "/v1/messages"]);
   });
 
-  it("连不上（ECONNREFUSED）：重试用尽后仍是网络错误", async () => {
+  it("连不上本机的端口（ECONNREFUSED）：仍是网络错误，但不重试（本地服务器没开，等也没用；见 local-refusal-retry.test.ts）", async () => {
     const server = await startProviderServer([]);
     await server.close();
     const stream = createOpenAIStream({ baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "m", maxRetries: 1 });
     const { message } = await collect(stream);
     expect(message.errorMessage).toMatch(/^网络错误：.*ECONNREFUSED/);
-    expect(classifyAssistantError(message)).toBe("retryable");
+    expect(classifyAssistantError(message)).toBe("fatal");
   });
 });
 

@@ -104,7 +104,7 @@ describe.concurrent("真的代理", () => {
 
   // 没有开关的 Node（如 20）上跑不了：打印原因后跳过
   const why = `Node ${process.version} 没有 NODE_USE_ENV_PROXY / --use-env-proxy（要 22.21 / 24.5 或更新）`;
-  if (!nodeHasProxySwitch()) console.warn(`[跳过] 经过代理的两个用例：${why}`);
+  if (!nodeHasProxySwitch()) console.warn(`[跳过] 经过代理的三个用例：${why}`);
 
   it.skipIf(!nodeHasProxySwitch())("NODE_USE_ENV_PROXY=1：发往远端的请求经过代理，回复照常", async (test) => {
     const proxy = await recordingProxy(test);

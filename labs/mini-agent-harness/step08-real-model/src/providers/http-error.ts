@@ -82,10 +82,10 @@ function reasonOf(error: unknown): string {
   }
 }
 
-/** 连响应都没拿到：`网络错误：connect ECONNREFUSED …`。URL 里的账号口令抹掉；代理没被用上时多一句（proxy.ts）。 */
+/** 连响应都没拿到：`网络错误：connect ECONNREFUSED …`。URL 里的账号口令抹掉；本机的端口没人在听、代理没被用上时各多一句。 */
 export function describeNetworkError(error: unknown): string {
   const reason = reasonOf(error).replace(/\/\/[^/@\s]+@/g, "//***@");
-  return describeTlsProblem(error, reason) ?? `网络错误：${reason}${proxyHint()}`;
+  return describeTlsProblem(error, reason) ?? `网络错误：${reason}${localRefusalHint(error) ?? proxyHint()}`;
 }
 
 /** 响应已经开始、读到一半断了：`流在结束前中断：other side closed（UND_ERR_SOCKET）`。 */
@@ -101,3 +101,6 @@ export async function describeNotEventStream(response: Response): Promise<string
   const type = response.headers.get("content-type") ?? "未知类型";
   return `服务器返回的不是事件流（content-type: ${type}）${head ? `，开头是：${head}` : ""}。请检查 HARNESS_BASE_URL`;
 }
+
+// 放在末尾而不是顶部：上面的行是书里按行号引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
+import { localRefusalHint } from "./local-refusal.js";
