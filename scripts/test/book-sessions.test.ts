@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoFailureLine, lastWords, writeSessionPages } from "../../book/scripts/lib/sessions.ts";
-import { DEMO_DID_NOT_RUN } from "../../book/scripts/lib/transform.ts";
+import { DEMO_DID_NOT_RUN, type TransformHooks } from "../../book/scripts/lib/transform.ts";
 import { repoRoot } from "../lib/paths.ts";
 
 const STEP = "step06-sessions";
@@ -48,7 +48,9 @@ describe("书站构建时 demo 失败", () => {
   });
 
   it("步骤页与章节在会话页的位置上说 demo 没有跑通", async () => {
-    const { stepPage } = await import("../../book/scripts/lib/steps.ts");
+    // 模块名写成变量：steps.ts 经代码高亮用到书站自己的依赖（Shiki），根目录的类型检查没有它们，不该顺着查进去
+    const steps = new URL("../../book/scripts/lib/steps.ts", import.meta.url).href;
+    const { stepPage } = (await import(steps)) as { stepPage: (steps: string[], step: string, chapters: unknown[], hooks: TransformHooks) => string };
     const page = stepPage([STEP], STEP, [], { figure: () => ({ live: true }), pageFor: () => undefined, sessions: () => [], demoFailed: (s) => result.failed.get(s) });
     expect(page).toContain("## demo 写下的会话");
     expect(page).toContain(DEMO_DID_NOT_RUN);

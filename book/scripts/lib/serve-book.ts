@@ -5,10 +5,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describeFailure } from "./book-error.ts";
-import { buildInputs, changedSince } from "./build-inputs.ts";
+import { buildInputs, changedSince, type BuildInputs } from "./build-inputs.ts";
 import { DIST_DIR } from "./paths.ts";
 import { parsePort } from "./port.ts";
 import { serveDir } from "./static-server.ts";
+
+const BUILD_MODULE = new URL("../build.ts", import.meta.url).href;
 
 /** 什么都没变、可以直接发布上次的结果吗（根目录的 npm run book 据此决定要不要另起一个构建用的进程） */
 export function canServeLastBuild(args: string[]): boolean {
@@ -34,8 +36,10 @@ export async function serveBook(args: string[], env: NodeJS.ProcessEnv = process
           ? "书站：没有上一次完整的构建（第一次运行、上次没构建完，或有一步的 demo 没跑通），现在构建"
           : `书站：${changed.join("、")}变了，重新构建`,
       );
-      // 构建要载入 VitePress（几秒），只在需要时才导入
-      await (await import("../build.ts")).buildBook(inputs).catch((error: unknown) => {
+      // 构建要载入 VitePress（几秒），只在需要时才导入。模块名写成变量：仓库根目录的类型检查经过这个文件，
+      // 却没有书站的依赖（VitePress 装在 book/ 里，第一次运行书站命令时才装），不该顺着它去查 build.ts
+      const build = (await import(BUILD_MODULE)) as { buildBook(inputs: BuildInputs): Promise<void> };
+      await build.buildBook(inputs).catch((error: unknown) => {
         console.error(describeFailure(error));
         process.exit(1);
       });
