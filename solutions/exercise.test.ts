@@ -19,7 +19,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { walkFiles } from "../scripts/lib/walk-files.ts";
 import { runCli } from "../scripts/lib/exercises/cli.ts";
 import { EXERCISES, GRADUATION } from "../scripts/lib/exercises/registry.ts";
-import { commandFor, formatReport, runExercise } from "../scripts/lib/exercises/run.ts";
+import { commandFor, formatReport, nameLines, runExercise } from "../scripts/lib/exercises/run.ts";
 import { isDeepStrictEqual } from "node:util";
 
 import { checkSrcUnchanged, hashContent, lineHashes, manifestOf, readShippedLines, readShippedManifest, type LineManifest, type Manifest } from "../scripts/lib/exercises/src-unchanged.ts";
@@ -325,7 +325,7 @@ describe.each(EXERCISES.map((exercise) => [`练习 ${exercise.id}（第 ${exerci
     expect(output).toContain("看到：");
     // 长值只打印第一处不同的前后：错误写法的报告里没有一行超过 200 个字符（练习 7 的长文本曾经打出 1500 字符的一行）
     expect(output.split("\n").filter((line) => line.length > 200), output).toEqual([]);
-    expect(output).toContain(`第一项没通过的是「${failing(report)[0]?.name}」`);
+    expect(output).toContain(`第一项没通过的是「${nameLines(failing(report)[0]?.name ?? "")[0]}」`);
     expect(output).toContain(`npm run exercise -- ${exercise.id} --hint`);
     expect(output).not.toContain(exercise.hints[2]);
   });
@@ -667,5 +667,19 @@ describe("比较是严格的，每个 ✓ 都来自一次可能失败的比较",
     const report = await run(lazy, dir);
     expect(passed(report)).toBe(false);
     expect(failing(report).map((check) => check.name)).toEqual([`检查器现造了${GENERATED}`]);
+  });
+});
+
+describe("报告里的长名字", () => {
+  it("随机用例把整串故障写进名字：在「：」处断开、在「 → 」处折行，每行不超过 160 个字符；短名字原样一行", () => {
+    const steps = Array.from({ length: 9 }, (_, i) => `失败「HTTP 503：Service Unavailable ${i}」`).join(" → ");
+    const name = `随机用例 2/2（9 次瞬时故障后遇到不可重试的错误，maxRetries=1）：${steps}`;
+    const lines = nameLines(name);
+    expect(lines[0]).toBe("随机用例 2/2（9 次瞬时故障后遇到不可重试的错误，maxRetries=1）");
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(160);
+    expect(lines.slice(1).every((line) => line.startsWith("   "))).toBe(true);
+    expect(lines.slice(1).join("").replace(/^ {3}/, "").replace(/ {3}(?= → )/g, "")).toBe(steps);
+    expect(nameLines("一次就成功：原样转发，不多调用")).toEqual(["一次就成功：原样转发，不多调用"]);
   });
 });

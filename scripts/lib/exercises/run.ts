@@ -62,6 +62,29 @@ export function commandFor(exercise: Exercise, flag = "", fromStep?: number): st
   return args === "" ? "npm run exercise" : `npm run exercise -- ${args}`;
 }
 
+/** 一行最多多少个字符：再长，终端里一条结论就折成好几行，第一处失败被挤出屏幕 */
+const LINE_BUDGET = 160;
+
+/**
+ * 一项检查的名字排成几行：短的一行；长的（随机用例会把整串故障写进名字）在第一个「：」处断开，
+ * 后半截缩进另起，在「 → 」处再折，每行都不超过 LINE_BUDGET。
+ */
+export function nameLines(name: string): string[] {
+  const colon = name.indexOf("：");
+  if (name.length <= LINE_BUDGET || colon < 0) return [name];
+  const lines = [name.slice(0, colon)];
+  let line = "   ";
+  for (const piece of name.slice(colon + 1).split(/(?= → )/)) {
+    if (line.length > 3 && line.length + piece.length > LINE_BUDGET) {
+      lines.push(line);
+      line = "   ";
+    }
+    line += piece;
+  }
+  lines.push(line);
+  return lines;
+}
+
 /** 一份报告排成文字。root 用来把路径写成相对仓库根目录的样子；fromStep 见 commandFor。 */
 export function formatReport(report: Report, root: string, p: Paint, fromStep?: number): string {
   const { exercise } = report;
@@ -72,13 +95,14 @@ export function formatReport(report: Report, root: string, p: Paint, fromStep?: 
   const note = exercise.note?.();
   const lines = [...(note ? [p.dim(note)] : []), p.bold(`练习 ${exerciseKey(exercise)} · 第 ${exercise.chapter} 章 · ${exercise.title}`), p.dim(`检查 ${where}`), ""];
   for (const check of report.checks) {
+    const [head, ...details] = nameLines(check.name);
     if (check.skipped !== undefined) {
-      lines.push(`${p.dim("-")} ${check.name}`, p.dim(`    跳过：${check.skipped}`));
+      lines.push(`${p.dim("-")} ${head}`, ...details, p.dim(`    跳过：${check.skipped}`));
     } else if (check.ok) {
-      lines.push(`${p.green("✓")} ${check.name}`);
+      lines.push(`${p.green("✓")} ${head}`, ...details);
     } else {
       const shown = fitForReport(check);
-      lines.push(`${p.red("✗")} ${check.name}`);
+      lines.push(`${p.red("✗")} ${head}`, ...details);
       if (shown.diff !== undefined) lines.push(`    ${shown.diff}`);
       if (shown.saw !== undefined) lines.push(`    看到：${shown.saw}`);
       if (shown.expected !== undefined) lines.push(`    期望：${shown.expected}`);
@@ -100,7 +124,7 @@ export function formatReport(report: Report, root: string, p: Paint, fromStep?: 
   } else {
     const first = report.checks.find((check) => !check.ok && check.skipped === undefined);
     lines.push(
-      p.red(`练习 ${exerciseKey(exercise)} 还没通过：${counted} 项检查里通过 ${done} 项${skippedNote}，第一项没通过的是「${first?.name ?? "？"}」。`),
+      p.red(`练习 ${exerciseKey(exercise)} 还没通过：${counted} 项检查里通过 ${done} 项${skippedNote}，第一项没通过的是「${first === undefined ? "？" : nameLines(first.name)[0]}」。`),
       `这次${GENERATED}的种子是 ${report.seed}；用同样的用例再查一次：${commandFor(exercise, ` --seed ${report.seed}`, fromStep)}`,
       `卡住了就看提示（一次多一级）：${commandFor(exercise, " --hint", fromStep)}`,
     );
