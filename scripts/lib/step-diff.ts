@@ -145,10 +145,24 @@ function similarity(a: string, b: string): number {
  */
 function findOrigins(changes: FileChange[], read: (side: "from" | "to", file: string) => string | undefined): void {
   const sources = changes.filter((c) => !c.binary && c.status !== "added");
+  // 先粗筛：两边各有哪些行、各几次（不管次序），一样的行数是逐行 diff 能对上的行数的上限；
+  // 上限都不够的不必再 diff（一对步骤有上百个文件，两两 diff 太慢）
+  const lineCounts = (text: string): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const line of text.split("\n")) if (line.trim() !== "") counts.set(line.trim(), (counts.get(line.trim()) ?? 0) + 1);
+    return counts;
+  };
+  const total = (counts: Map<string, number>): number => [...counts.values()].reduce((sum, n) => sum + n, 0);
+  const oldLines = new Map(sources.map((source) => [source.file, lineCounts(read("from", source.file) ?? "")]));
   for (const change of changes.filter((c) => !c.binary && c.status === "added")) {
     const text = read("to", change.file) ?? "";
+    const newLines = lineCounts(text);
     let best: { source: FileChange; score: number } | undefined;
     for (const source of sources) {
+      const before = oldLines.get(source.file)!;
+      let shared = 0;
+      for (const [line, n] of before) shared += Math.min(n, newLines.get(line) ?? 0);
+      if (shared < total(before) / 2 || shared < total(newLines) / 4) continue;
       const old = read("from", source.file) ?? "";
       const score = similarity(old, text);
       // 还在的文件：只有它原来的内容更像这个新文件、而不像它自己的新版本时，才算搬走了
