@@ -3,9 +3,12 @@
  */
 
 import { spawn } from "node:child_process";
-import { expect, it, onTestFinished } from "vitest";
+import { expect, it, onTestFinished, vi } from "vitest";
 
-import { cleanEnv, makeSandbox, removeSandbox, runScript, scriptArgs, stepRoot } from "./helpers/cli.js";
+import { runProviderCli } from "scripted-provider";
+import { decideReply } from "../src/fake-model.js";
+import { triggerOf } from "../src/rules.js";
+import { cleanEnv, makeSandbox, removeSandbox, scriptArgs, stepRoot } from "./helpers/cli.js";
 import { runCli } from "./helpers/in-process.js";
 import { printed } from "./helpers/wait.js";
 
@@ -97,7 +100,22 @@ it.each([
   [["--fail", "500", "--should-retry", "yes"], "--should-retry 后面只能是 true 或 false，收到的是：yes"],
   [["--fail", "500", "--times", "-1"], "--times 后面需要一个非负整数，收到的是：-1"],
 ])("step09 的新参数用错：%j → 说明原因与用法，退出码 2", async (args, reason) => {
-  const result = await runScript(stepRoot, "src/provider-cli.ts", args, "");
-  expect(result.code).toBe(2);
-  expect(result.stderr.startsWith(`${reason}\n用法：npm run provider --`)).toBe(true);
+  // 参数在工具包的 runProviderCli 里解析，出错就 process.exit(2)：在测试进程里调用它，把退出换成抛出，说的话收下来
+  const exit = vi.spyOn(process, "exit").mockImplementation(((code?: number) => {
+    throw new Exited(code);
+  }) as typeof process.exit);
+  const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+  onTestFinished(() => {
+    exit.mockRestore();
+    said.mockRestore();
+  });
+  await expect(runProviderCli(args, { answer: decideReply, triggerOf })).rejects.toThrow(Exited);
+  expect(exit).toHaveBeenCalledWith(2);
+  expect(String(said.mock.calls[0]?.[0]).startsWith(`${reason}\n用法：npm run provider --`)).toBe(true);
 });
+
+class Exited extends Error {
+  constructor(readonly code: number | undefined) {
+    super(`exit ${code}`);
+  }
+}
