@@ -4,18 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { onTestFinished } from "vitest";
+import { format } from "node:util";
+import { onTestFinished, vi } from "vitest";
+
+import { runViewer as view } from "../../src/view.ts";
 
 export const viewerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const fixturesDir = path.join(viewerDir, "test", "fixtures");
 const cliScript = path.join(viewerDir, "src", "cli.ts");
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-/**
- * 轻量加载器：每个子进程比 tsx 省约 0.6 秒 CPU，跑的仍是同一份 src/cli.ts。
- * 用 step09 测试里那一份（查看器本来就读 step09 的 src/），不另抄一份。
- */
-const testLoader = pathToFileURL(path.join(viewerDir, "..", "mini-agent-harness", "step09-retry-timeout", "test", "helpers", "ts-loader", "register.mjs")).href;
-
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -24,13 +21,28 @@ export interface CliResult {
 
 /**
  * 像 npm run view 那样运行查看器（cwd 当作用户敲命令的目录）。
- * via "tsx"：和 npm run view 一样经过 tsx（cli.test.ts 的第一个用例）；其余用轻量加载器，行为一样、省 CPU。
+ * 默认在测试自己的进程里调用 runViewer（src/view.ts），说的话收下来：查看器不碰进程的别的东西，
+ * 起一个子进程只是白花半秒 CPU。via "tsx"：真的像 npm run view 那样经过 tsx 起一个进程（cli.test.ts 的第一个用例，入口 cli.ts 也在那里测）。
  */
-export function runViewer(args: string[], cwd = viewerDir, via: "tsx" | "loader" = "loader"): Promise<CliResult> {
+export async function runViewer(args: string[], cwd = viewerDir, via: "tsx" | "in-process" = "in-process"): Promise<CliResult> {
+  if (via === "tsx") return runViewerProcess(args, cwd);
+  let stdout = "";
+  let stderr = "";
+  const said = (text: string) => (...parts: unknown[]) => void (text === "out" ? (stdout += `${format(...parts)}\n`) : (stderr += `${format(...parts)}\n`));
+  const log = vi.spyOn(console, "log").mockImplementation(said("out"));
+  const error = vi.spyOn(console, "error").mockImplementation(said("err"));
+  try {
+    const code = await view(args, cwd);
+    return { code, stdout, stderr };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+function runViewerProcess(args: string[], cwd: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    // Node 26 起 module.register() 会打一条弃用警告（DEP0205）到 stderr：那是测试用的加载器的事，不是查看器的输出
-    const loader = via === "tsx" ? ["--import", tsxLoader] : ["--disable-warning=DEP0205", "--import", testLoader];
-    const child = spawn(process.execPath, [...loader, cliScript, ...args], {
+    const child = spawn(process.execPath, ["--import", tsxLoader, cliScript, ...args], {
       cwd,
       env: { ...process.env, INIT_CWD: cwd },
       stdio: ["ignore", "pipe", "pipe"],
