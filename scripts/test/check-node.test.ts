@@ -48,12 +48,15 @@ describe("engines 说的是真的，每个入口都先检查", () => {
     for (const { dir, json } of all) expect(json.engines?.node, dir).toBe(ENGINES);
   });
 
-  it("每个经过 tsx 或 vitest 的 npm 脚本都先用 node 跑 check-node.cjs", () => {
+  it("每个经过 tsx 或 vitest 的 npm 脚本都先用 node 跑 check-node.cjs（步骤里经过 repo-tools.cjs，它在仓库里时跑的就是这个检查）", () => {
     const unchecked: string[] = [];
     for (const { dir, json } of packages()) {
-      const prefix = `node ${path.relative(path.join(repoRoot, dir), checker).split(path.sep).join("/")} && `;
+      const isStep = dir.startsWith(path.join("labs", "mini-agent-harness"));
+      const prefix = isStep ? "node repo-tools.cjs && " : `node ${path.relative(path.join(repoRoot, dir), checker).split(path.sep).join("/")} && `;
       for (const [name, command] of Object.entries(json.scripts ?? {})) {
         if (/\b(tsx|vitest)\b/.test(command) && !command.startsWith(prefix)) unchecked.push(`${dir}: ${name}`);
+        // 步骤的脚本不许再直接指向仓库里的文件：单独复制出来的目录里它们不在（仓库的工具经过 repo-tools.cjs）
+        if (isStep && command.includes("../")) unchecked.push(`${dir}: ${name} 直接用了 ${command}`);
       }
     }
     expect(unchecked).toEqual([]);

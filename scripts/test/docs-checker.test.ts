@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkDocs, checkDocsWithStats, runDocsCheck } from "../lib/docs-checker.ts";
 import { chapterSizeProblems } from "../lib/docs/deep-pages.ts";
-import { makeFixtureRoot, removeFixtureRoot, writeFiles, writeStep } from "./helpers/fixture.ts";
+import { makeFixtureRoot, removeFixtureRoot, stepPath, writeFiles, writeStep } from "./helpers/fixture.ts";
 
 // main.ts：前 11 行是真代码，后面填充到 130 行，方便测范围
 const MAIN_HEAD = [
@@ -295,6 +295,100 @@ describe("正文里的行号引用", () => {
     chapter("见 src/main.ts:7。\n", "title2: 无步骤");
     const [p] = checkDocs(root);
     expect(p?.message).toContain("front matter 没有 step:");
+  });
+});
+
+describe("范围引用要盖住它点名的定义", () => {
+  // 一个会话读写文件：函数、类里的静态方法、值为函数的对象、普通常量
+  const SOURCE = [
+    `import fs from "node:fs";`, //                       1
+    ``, //                                                 2
+    `/** 按行切开文件。 */`, //                            3
+    `export function readLines(file: string): string[] {`, // 4
+    `  const text = fs.readFileSync(file, "utf8");`, //    5
+    `  return text.split("\\n");`, //                      6
+    `}`, //                                                7
+    ``, //                                                 8
+    `export class Session {`, //                           9
+    `  static open(file: string): Session {`, //           10
+    `    readLines(file);`, //                             11
+    `    return new Session();`, //                        12
+    `  }`, //                                              13
+    `}`, //                                                14
+    ``, //                                                 15
+    `export const handlers = {`, //                        16
+    `  start: () => "开始",`, //                           17
+    `};`, //                                               18
+    `const LIMIT = 3;`, //                                 19
+    `console.log(LIMIT, handlers);`, //                    20
+  ];
+  const FILE = "src/session-lines.ts";
+  const source = (lines: string[]) => writeFiles(stepPath(root, STEP), { [FILE]: `${lines.join("\n")}\n` });
+  const cite = (range: string, symbol = "readLines") => chapter(`按字节切行的是 \`${symbol}\`（\`${FILE}:${range}\`）。\n`);
+  const run = () => {
+    let text = "";
+    const code = runDocsCheck(root, { write: (t: string) => (text += t) });
+    return { code, text };
+  };
+
+  beforeEach(() => source(SOURCE));
+
+  it("代码往下挪了两行、引用没跟着改：npm run docs:check 失败，说出定义现在在哪几行；改对范围就通过", () => {
+    cite("3-7");
+    expect(checkDocs(root)).toEqual([]);
+    source(["// 会话文件的读取", "// （新加的两行说明）", ...SOURCE]);
+    // 旧范围 3-7 里仍然有 readLines 这个词：只看「提到没有」的旧规则发现不了
+    const drifted = run();
+    expect(drifted.code).toBe(1);
+    expect(drifted.text).toContain(
+      `${CHAPTER}:${BODY_START}: 引用 ${FILE}:3-7 切开了 \`readLines\` 的定义：\`readLines\` 在 ${STEP}/${FILE} 第 6–9 行，引用写的是 3–7（范围要盖住整个定义）`,
+    );
+    cite("5-9");
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("引用本身挪了两行（4-7 写成 2-5）也一样失败；起点或终点落在定义里面都算切开", () => {
+    for (const range of ["2-5", "4-6", "5-11"]) {
+      cite(range);
+      const problems = checkDocs(root);
+      expect(problems, range).toHaveLength(1);
+      expect(problems[0]?.message, range).toContain(`第 4–7 行，引用写的是 ${range.replace("-", "–")}`);
+    }
+  });
+
+  it("盖住整个定义的范围通过：从注释开始、多带几行都可以", () => {
+    for (const range of ["4-7", "3-7", "1-8"]) {
+      cite(range);
+      expect(checkDocs(root), range).toEqual([]);
+    }
+  });
+
+  it("单行引用只表示「这一行提到它」，不要求盖住定义", () => {
+    cite("4");
+    expect(checkDocs(root)).toEqual([]);
+    cite("11");
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("只碰到调用处、没碰到定义的范围不受限制", () => {
+    cite("10-12");
+    expect(checkDocs(root)).toEqual([]);
+  });
+
+  it("Session.open 只认 Session 里的 open；方法与值为函数的常量都是定义", () => {
+    cite("9-12", "Session.open");
+    expect(checkDocs(root)[0]?.message).toContain("`Session.open` 在 " + `${STEP}/${FILE} 第 10–13 行`);
+    cite("10-13", "Session.open()");
+    expect(checkDocs(root)).toEqual([]);
+    cite("16-17", "handlers");
+    expect(checkDocs(root)[0]?.message).toContain("第 16–18 行，引用写的是 16–17");
+  });
+
+  it("表达式（`readLines(file);`）与值只是数字的常量不算点名定义", () => {
+    cite("11-12", "readLines(file);");
+    expect(checkDocs(root)).toEqual([]);
+    cite("19-20", "LIMIT");
+    expect(checkDocs(root)).toEqual([]);
   });
 });
 

@@ -47,7 +47,7 @@ describe("步骤 README 的命令表", () => {
     for (const step of withExercise) {
       const dir = stepDir(repoRoot, step);
       const { scripts } = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> };
-      expect(scripts.exercise, step).toBe(`node ../../../scripts/check-node.cjs && tsx ../../../scripts/exercise.ts ${Number(step.slice(4, 6))}`);
+      expect(scripts.exercise, step).toBe(`node repo-tools.cjs exercise ${Number(step.slice(4, 6))}`);
       expect(scriptsNamed(commandSection(fs.readFileSync(path.join(dir, "README.md"), "utf8"))), step).toContain("exercise");
     }
   });

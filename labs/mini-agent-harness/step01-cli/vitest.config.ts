@@ -1,11 +1,18 @@
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// toThrow(文字|正则) 只认 Error：抛出 undefined 之类不算通过。这份 setup 是仓库里所有配置共用的；
+// 本目录被单独复制出去时它不在，toThrow 就按 vitest 原本的规则比较，并说一行
+const strictToThrow = fileURLToPath(new URL("../../../scripts/vitest/strict-to-throw.ts", import.meta.url));
+const inRepo = fs.existsSync(strictToThrow);
+if (!inRepo) console.warn("（本目录不在仓库里：跳过仓库的 toThrow 严格检查 scripts/vitest/strict-to-throw.ts）");
 
 // 在步骤目录里单独运行 npm test 时用这份配置；仓库根目录的配置会一次跑完所有步骤。
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // toThrow(文字|正则) 只认 Error：抛出 undefined 之类不算通过（scripts/vitest/strict-to-throw.ts）
-    setupFiles: ["../../../scripts/vitest/strict-to-throw.ts"],
+    setupFiles: inRepo ? [strictToThrow] : [],
     // 单个测试的上限只在真卡住时起作用：给得很宽，机器很忙（别的程序占满 CPU）时也不误报
     testTimeout: 120_000,
     hookTimeout: 120_000, // beforeAll 里也会跑 demo、起进程：同样只防真卡住（默认 10 秒太紧）

@@ -1,3 +1,4 @@
+import { definitionsNamed, namePath, type Definition } from "./definitions.ts";
 import { isPiReference, rangeProblem, type CitationResolver, type Resolved } from "./resolver.ts";
 import type { Problem } from "./types.ts";
 
@@ -143,7 +144,28 @@ export function checkInlineLine(raw: string, lineNo: number, file: string, resol
     } else if (!x.named.some((name) => mentions(cut, name))) {
       const names = x.named.map((name) => `\`${name}\``).join(" 或 ");
       problems.push({ file, line: lineNo, message: `引用 ${cited} 点名的 ${names} 不在 ${resolved.display} 第 ${from === to ? from : `${from}-${to}`} 行里（代码移动了？）` });
+    } else if (from !== to) {
+      for (const message of cutDefinitions(x.named, from, to, resolver.definitions(resolved), cited, resolved.display)) problems.push({ file, line: lineNo, message });
     }
   }
   return count;
+}
+
+/**
+ * 范围引用（:A-B）点名的若是一个定义（函数、类、方法、接口、类型、值为函数或对象的常量……），
+ * 它碰到的那个定义必须整个落在范围里：从定义中间开始或结束的范围，多半是代码挪动后没跟着改的旧行号。
+ * 单行引用（:N）只表示「这一行提到它」，不在此列。
+ */
+function cutDefinitions(named: readonly string[], from: number, to: number, definitions: readonly Definition[], cited: string, display: string): string[] {
+  const out: string[] = [];
+  for (const symbol of named) {
+    const names = namePath(symbol);
+    if (names === undefined) continue;
+    for (const d of definitionsNamed(definitions, names)) {
+      const touches = d.from <= to && d.to >= from;
+      if (!touches || (from <= d.from && d.to <= to)) continue;
+      out.push(`引用 ${cited} 切开了 \`${symbol}\` 的定义：\`${symbol}\` 在 ${display} 第 ${d.from}–${d.to} 行，引用写的是 ${from}–${to}（范围要盖住整个定义）`);
+    }
+  }
+  return out;
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { labsDir } from "../paths.ts";
 import { splitLines } from "../text.ts";
 import { walkFiles } from "../walk-files.ts";
+import { findDefinitions, type Definition } from "./definitions.ts";
 
 // Pi 的源码引用由 research/ 的检查器负责，这里一律跳过
 const PI_MARK = /packages\/|@earendil-works\/|(?:^|[^\w-])pi(?:-[\w-]+)?@|node_modules\//;
@@ -15,10 +16,13 @@ export function isPiReference(text: string): boolean {
 const REPO_DIRS = new Set(["scripts", "research", "docs", "solutions", "labs"]);
 const STEP_NAME = /^step\d{2}-[a-z0-9][a-z0-9-]*$/;
 
+// 几章引同一个文件时只解析一次；内容变了（测试改写夹具）就重新解析
+const parsedFiles = new Map<string, { text: string; definitions: Definition[] }>();
+
 export type Resolved =
   | { kind: "skip" }
   | { kind: "error"; message: string }
-  | { kind: "file"; display: string; lines: string[] };
+  | { kind: "file"; display: string; lines: string[]; abs: string };
 
 /** 一章的解析上下文：知道本章属于哪些步骤，并缓存读过的文件 */
 export class CitationResolver {
@@ -50,8 +54,20 @@ export class CitationResolver {
   }
 
   private file(baseDir: string, rel: string, display: string): Resolved {
-    const lines = this.readLines(path.join(baseDir, ...rel.split("/")));
-    return lines === undefined ? { kind: "error", message: `文件不存在：${display}` } : { kind: "file", display, lines };
+    const abs = path.join(baseDir, ...rel.split("/"));
+    const lines = this.readLines(abs);
+    return lines === undefined ? { kind: "error", message: `文件不存在：${display}` } : { kind: "file", display, lines, abs };
+  }
+
+  /** 被引文件里的定义（函数、类、方法、接口、类型……）各占哪几行 */
+  definitions(file: { abs: string; lines: string[] }): Definition[] {
+    const text = file.lines.join("\n");
+    let hit = parsedFiles.get(file.abs);
+    if (hit?.text !== text) {
+      hit = { text, definitions: findDefinitions(file.abs, text) };
+      parsedFiles.set(file.abs, hit);
+    }
+    return hit.definitions;
   }
 
   /** 引用里没写步骤时，用本章 front matter 的步骤；多个步骤时必须写明 */

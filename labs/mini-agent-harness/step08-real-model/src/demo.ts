@@ -36,7 +36,10 @@ const KEY = "sk-demo-0000-not-a-real-key";
 
 // 本地脚本服务器。faults 里排着接下来几个请求的故障，一个请求用掉一个；排空了就正常回答。
 const faults: Fault[] = [];
-const server = await startLocalProvider({ chunkDelayMs: 10, fault: () => faults.shift() });
+const server = await startLocalProvider({ chunkDelayMs: 10, fault: () => faults.shift() }).catch((error: Error) => {
+  console.error(error.message); // 单独复制出来的步骤目录里没有本地脚本服务器：说一行怎么办，不是一屏堆栈
+  process.exit(1);
+});
 const openai = createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "scripted" });
 const anthropic = createProviderStream({ api: "anthropic", baseUrl: server.anthropicBaseUrl, apiKey: KEY, model: "scripted" });
 

@@ -15,7 +15,7 @@ import { ReplyBuilder } from "../src/providers/reply.js";
 import type { Rule } from "../src/rules.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { StreamEvent } from "../src/types.js";
-import { makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, withoutProvider } from "./helpers/cli.js";
 import { runCli } from "./helpers/in-process.js";
 import { extensionScratch } from "./helpers/extension-scratch.js";
 
@@ -76,7 +76,7 @@ describe.each(HOSTILE)("扩展抛出 %s", (_label, expression) => {
   });
 });
 
-describe("命令行：三处都是一行，进程照常走完", () => {
+describe.skipIf(withoutProvider)("命令行：三处都是一行，进程照常走完", () => {
   it("工厂抛 Object.create(null)、工具抛 Proxy、观察者抛 Symbol", async () => {
     const sandbox = makeSandbox();
     try {

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 
-import { mainArgs, makeSandbox, removeSandbox, stepRoot } from "./helpers/cli.js";
+import { mainArgs, makeSandbox, removeSandbox, stepRoot, withoutProvider } from "./helpers/cli.js";
 
 /** 这一步能不能取消一轮回复（step07 起）：能就存半截（aborted），不能就等它说完（stop）。 */
 const CANCELS = !path.basename(stepRoot).startsWith("step06");
@@ -93,7 +93,7 @@ function expectReplySaved(dir: string): void {
 const noSignals = process.platform === "win32";
 if (noSignals) console.warn("[跳过] SIGTERM/SIGHUP 测试：Windows 不能向别的进程发送这两个信号（child.kill 会直接结束它）");
 
-describe.skipIf(noSignals).concurrent("回复途中收到 SIGTERM / SIGHUP", () => {
+describe.skipIf(noSignals || withoutProvider).concurrent("回复途中收到 SIGTERM / SIGHUP", () => {
   it.for([
     ["SIGTERM", 143],
     ["SIGHUP", 129],
@@ -124,7 +124,7 @@ describe.skipIf(noSignals).concurrent("回复途中收到 SIGTERM / SIGHUP", () 
   });
 });
 
-describe.concurrent("标准输出写不进去", () => {
+describe.skipIf(withoutProvider).concurrent("标准输出写不进去", () => {
   it("管道另一头关了（| head）：安静地结束，退出码 0，已说的话存进会话", async (test) => {
     const dir = sandbox(test);
     const run = start(test, dir);

@@ -5,11 +5,11 @@
 import { spawn } from "node:child_process";
 import { expect, it, onTestFinished } from "vitest";
 
-import { cleanEnv, makeSandbox, removeSandbox, scriptArgs, stepRoot } from "./helpers/cli.js";
+import { cleanEnv, makeSandbox, removeSandbox, scriptArgs, stepRoot, withoutProvider } from "./helpers/cli.js";
 import { runCli } from "./helpers/in-process.js";
 import { printed } from "./helpers/wait.js";
 
-it("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让第一个请求失败；SIGINT 停止", async () => {
+it.skipIf(withoutProvider)("打印的 OpenAI 环境变量行可以直接用；--fail 401 --once 只让第一个请求失败；SIGINT 停止", async () => {
   const dir = makeSandbox();
   onTestFinished(() => removeSandbox(dir));
   const child = spawn(process.execPath, scriptArgs(stepRoot, "src/provider-cli.ts", ["--fail", "401", "--once", "--delay", "0"]), {

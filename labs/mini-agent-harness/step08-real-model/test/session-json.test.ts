@@ -8,12 +8,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 
-import { makeSandbox, removeSandbox, runCliProcess } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCliProcess, withoutProvider } from "./helpers/cli.js";
 import { extensionScratch } from "./helpers/extension-scratch.js";
 
 const scratch = extensionScratch("harness-json-");
 
-it("扩展设置了 Object.prototype.toJSON：一句话拒绝写入，程序照常退出，会话文件里没有一行垃圾", async () => {
+it.skipIf(withoutProvider)("扩展设置了 Object.prototype.toJSON：一句话拒绝写入，程序照常退出，会话文件里没有一行垃圾", async () => {
   const sandbox = makeSandbox();
   try {
     const extension = scratch.writeExtension("to-json.mjs", "export default function () {\n  Object.prototype.toJSON = function () { return {}; };\n}\n");

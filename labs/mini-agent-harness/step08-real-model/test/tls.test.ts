@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
-import { makeSandbox, removeSandbox, runCliProcess } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCliProcess, withoutProvider } from "./helpers/cli.js";
 import { collect, KEY } from "./helpers/providers.js";
 import { OPENAI_ANSWER } from "./helpers/recordings.js";
 import { startTlsServer, TEST_ONLY_CERT } from "./helpers/test-only-tls.js";
@@ -82,7 +82,7 @@ describe("TLS 的失败：说清楚怎么改，只连一次", () => {
     expect(message.errorMessage).toMatch(/^网络错误：.*other side closed/);
   });
 
-  it("照提示做：NODE_EXTRA_CA_CERTS 指向这张证书，npm start 就能连上", async (test) => {
+  it.skipIf(withoutProvider)("照提示做：NODE_EXTRA_CA_CERTS 指向这张证书，npm start 就能连上", async (test) => {
     const server = await counted(test, tlsServer);
     const dir = makeSandbox();
     test.onTestFinished(() => removeSandbox(dir));

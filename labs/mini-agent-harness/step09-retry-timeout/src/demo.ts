@@ -45,7 +45,10 @@ const TOOL_TIMEOUT_MS = 50;
 
 // 本地脚本服务器。faults 里排着接下来几个请求的故障，一个请求用掉一个；排空了就正常回答。
 const faults: Array<Fault | undefined> = [];
-const server = await startLocalProvider({ chunkDelayMs: 5, fault: () => faults.shift() });
+const server = await startLocalProvider({ chunkDelayMs: 5, fault: () => faults.shift() }).catch((error: Error) => {
+  console.error(error.message); // 单独复制出来的步骤目录里没有本地脚本服务器：说一行怎么办，不是一屏堆栈
+  process.exit(1);
+});
 const streamFn = withModelTimeout(
   createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "scripted" }),
   MODEL_TIMEOUT_MS,

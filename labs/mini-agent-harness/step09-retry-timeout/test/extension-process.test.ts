@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { ExtensionHost, loadExtension } from "../src/extensions.js";
 import { createBuiltinTools } from "../src/tools/index.js";
-import { type CliResult, cleanEnv, mainArgs, makeSandbox, removeSandbox } from "./helpers/cli.js";
+import { cleanEnv, type CliResult, mainArgs, makeSandbox, removeSandbox, withoutProvider } from "./helpers/cli.js";
 import { extensionScratch } from "./helpers/extension-scratch.js";
 
 const { writeExtension, dir } = extensionScratch("harness-ext-process-");
@@ -39,7 +39,7 @@ function runWithOpenStdin(cwd: string, args: string[], input: string, timeoutMs 
   });
 }
 
-describe("扩展关掉了标准输入", () => {
+describe.skipIf(withoutProvider)("扩展关掉了标准输入", () => {
   it.each([
     ["工厂里", "export default () => { process.stdin.destroy(); };\n"],
     ["观察者里（回复途中）", `export default (pi) => pi.onEvent((event) => { if (event.type === "turn_end") process.stdin.destroy(); });\n`],

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { loadScriptedProvider } from "../src/local-provider.js";
+import { withoutProvider } from "./helpers/provider-dir.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -31,7 +32,7 @@ describe("loadScriptedProvider", () => {
       await expect(loadScriptedProvider(failingWith(error))).rejects.toBe(error);
     },
   );
-  it("默认加载仓库里的工具包", async () => {
+  it.skipIf(withoutProvider)("默认加载仓库里的工具包", async () => {
     const mod = await loadScriptedProvider();
     expect(typeof mod.startProviderServer).toBe("function");
     expect(typeof mod.scriptedProvider).toBe("function");

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { mainArgs, makeSandbox, removeSandbox, stepRoot } from "./helpers/cli.js";
+import { mainArgs, makeSandbox, removeSandbox, stepRoot, withoutProvider } from "./helpers/cli.js";
 
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
 const python = process.platform === "win32" ? undefined : ["python3", "python"].map((cmd) => spawnSync(cmd, ["-c", "import pty, sys; print(sys.executable)"], { encoding: "utf8" })).find((probe) => probe.status === 0)?.stdout.trim() || undefined;
@@ -48,7 +48,7 @@ function drive(cwd: string, script: object[]): Promise<Report> {
   });
 }
 
-describe.skipIf(!python && !mustRun)("TERM=dumb 的伪终端", () => {
+describe.skipIf((!python && !mustRun) || withoutProvider)("TERM=dumb 的伪终端", () => {
   beforeAll(() => {
     if (!python) throw new Error("CI=true 时伪终端测试不许跳过：找不到带 pty 模块的 python3");
   });

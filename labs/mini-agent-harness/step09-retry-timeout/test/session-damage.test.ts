@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSession, Session } from "../src/session.js";
 import { unlockSession } from "../src/session-lock.js";
 import type { Message } from "../src/types.js";
-import { makeSandbox, removeSandbox, runCliProcess } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCliProcess, withoutProvider } from "./helpers/cli.js";
 import { runCli } from "./helpers/in-process.js";
 
 let dir: string;
@@ -156,7 +156,7 @@ describe("第 11 条：同一时刻只有一个进程写", () => {
     unlockSession(file);
   });
 
-  it("两个 CLI 进程先后打开同一个会话：第一个退出后锁被删掉，第二个才能打开", async () => {
+  it.skipIf(withoutProvider)("两个 CLI 进程先后打开同一个会话：第一个退出后锁被删掉，第二个才能打开", async () => {
     const sandbox = makeSandbox();
     try {
       const file = path.join(sandbox, "shared.jsonl");

@@ -13,7 +13,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+import { providerDir } from "./provider-dir.js";
 import { cachedFile, esbuild } from "./ts-loader/cache.mjs";
+
+export { withoutProvider } from "./provider-dir.js";
 
 /** 本步骤的根目录。 */
 export const stepRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -47,9 +50,8 @@ export function makeSandbox(name = "学 C 的 100% 笔记-"): string {
     if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true, filter: () => true });
   }
   // 本地脚本服务器是仓库里的工具包（labs/scripted-provider/），不在 src/ 里：让副本也找得到它
-  const provider = path.resolve(stepRoot, "..", "..", "scripted-provider");
   fs.mkdirSync(path.join(dir, "node_modules"));
-  fs.symlinkSync(provider, path.join(dir, "node_modules", "scripted-provider"), "junction");
+  if (providerDir !== undefined) fs.symlinkSync(providerDir, path.join(dir, "node_modules", "scripted-provider"), "junction");
   return dir;
 }
 
@@ -121,7 +123,7 @@ export function scriptArgs(cwd: string, script: string, args: string[], external
 /** 把 entry 连同它 import 的一切（含本地脚本服务器，除非它在 external 里）打成一个 .mjs，返回缓存里那个文件。 */
 function bundled(entry: string, external: string[]): string {
   const hash = createHash("sha256").update(esbuild().version).update(path.basename(entry)).update(JSON.stringify(external));
-  for (const dir of [path.dirname(entry), path.resolve(stepRoot, "..", "..", "scripted-provider", "src")]) {
+  for (const dir of [path.dirname(entry), ...(providerDir === undefined ? [] : [path.join(providerDir, "src")])]) {
     for (const name of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
       const file = path.join(dir, name);
       if (name.endsWith(".ts") && fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
