@@ -63,6 +63,12 @@ interface GraphNode {
   unresolved: boolean;
 }
 
+/** 导入图里的键：绝对路径；Windows 上 vitest 给的是 Z:/a/b 的写法、盘符大小写也不一定，统一成 path.resolve 的小写 */
+export function norm(file: string): string {
+  const resolved = path.resolve(file);
+  return process.platform === "win32" ? resolved.toLowerCase() : resolved;
+}
+
 const SELF = Symbol("once-per-code");
 /** 裸模块名（不以 . 或 / 开头）里不是 node: 的那些：esbuild 的过滤条件是 Go 的正则，没有否定的前瞻 */
 const BARE_NOT_NODE = /^(?:[^./n]|n(?:[^o]|o(?:[^d]|d(?:[^e]|e[^:]))))/;
@@ -97,12 +103,12 @@ export async function importGraph(files: readonly string[], root: string): Promi
             }
             const resolved = await pending;
             if (resolved.errors.length > 0) {
-              unresolved.add(args.importer);
+              unresolved.add(norm(args.importer));
               return { path: args.path, external: true };
             }
             if (resolved.external) return { path: args.path, external: true };
             if (/[\\/]node_modules[\\/]/.test(resolved.path)) {
-              toNodeModules.set(args.importer, [...(toNodeModules.get(args.importer) ?? []), resolved.path]);
+              toNodeModules.set(norm(args.importer), [...(toNodeModules.get(norm(args.importer)) ?? []), norm(resolved.path)]);
               return { path: resolved.path, external: true };
             }
             return { path: resolved.path };
@@ -114,13 +120,13 @@ export async function importGraph(files: readonly string[], root: string): Promi
   const graph = new Map<string, GraphNode>();
   for (const [key, input] of Object.entries(result.metafile.inputs)) {
     if (key === "<stdin>") continue;
-    const file = path.resolve(root, key);
+    const file = norm(path.resolve(root, key));
     const node: GraphNode = { local: [], external: [...(toNodeModules.get(file) ?? [])], unresolved: unresolved.has(file) };
     if (input.format !== undefined) node.format = input.format;
     for (const imported of input.imports) {
       if (imported.external) {
         if (!path.isAbsolute(imported.path)) node.external.push(imported.path); // node:fs 之类；node_modules 里的上面已经记下
-      } else node.local.push(path.resolve(root, imported.path));
+      } else node.local.push(norm(path.resolve(root, imported.path)));
     }
     graph.set(file, node);
   }
@@ -259,6 +265,7 @@ export async function planOncePerCode(files: readonly string[], root: string, ca
   try {
     await initLexer;
     const graph = await importGraph(files, root);
+    const local = new Map(files.map((f) => [f, norm(f)]));
     const locations = new LocationCache(cacheDir);
     const shaOf = new Map<string, string>();
     const locationOf = new Map<string, Location>();
@@ -266,9 +273,9 @@ export async function planOncePerCode(files: readonly string[], root: string, ca
     const keys = new Map<string, string>();
     const alone = new Map<string, string>();
     for (const test of [...files].sort()) {
-      const dir = path.dirname(test);
+      const dir = path.dirname(local.get(test)!);
       const entries: string[][] = [];
-      for (const file of closureOf(test, graph)) {
+      for (const file of closureOf(local.get(test)!, graph)) {
         const node = graph.get(file);
         if (node === undefined || node.unresolved) {
           alone.set(test, `${toPosix(path.relative(root, file))}：有解析不了的导入`);

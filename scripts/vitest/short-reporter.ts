@@ -203,7 +203,7 @@ export default class ShortReporter implements Reporter {
       (t, r) => ({ files: t.files + r.files, passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),
       { files: 0, passed: 0, failed: 0, skipped: 0 },
     );
-    if (this.plan !== undefined) text += `\n${p.dim(formatOnce(this.plan, (f) => this.relative(f)))}\n`;
+    if (this.plan !== undefined && (this.plan.copies.size > 0 || this.plan.error !== undefined)) text += `\n${p.dim(formatOnce(this.plan, (f) => this.relative(f)))}\n`;
     const failedCount = total.failed + unhandledErrors.length;
     const summary = `合计：${total.files} 个文件，${total.passed} 通过${failedCount > 0 ? `，${failedCount} 失败` : ""}，${total.skipped} 跳过，用时 ${formatSeconds(Date.now() - this.started)}`;
     text += `\n${failedCount > 0 ? p.red(`✗ ${summary}`) : p.green(`✓ ${summary}`)}\n`;
