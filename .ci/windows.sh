@@ -168,7 +168,7 @@ timed() {
 timed "准备：Wine 前缀、node.exe、win32 包" "$t_start" 0
 
 # ── 1. 书站 ───────────────────────────────────────────────────────
-# book/ 的依赖在 Linux 这边装（与学习者第一次 npm run book 同一条路，.ci/run 的书站一段已经装过就不再装）；
+# book/ 的依赖在 Linux 这边装（与学习者第一次 npm run book 同一条路；.ci/run 在 npm ci 之后就用 .ci/book.sh install 装好了，这里就不再装）；
 # 它的原生二进制（vite 5 的 esbuild、rollup）按平台分包，同上面一样用 npm pack 取与 book/node_modules 里完全相同版本的
 # win32 包，这次放进 book/node_modules 里它们该在的位置（两个 esbuild 版本不同，NODE_PATH 只能给一个），构建完再删掉。
 # Wine 里没有浏览器（CHROMIUM_PATH 指向不存在的路径），所以 21 张图都交给读者的浏览器画：这里检查的是那条路。
@@ -203,7 +203,7 @@ fi
 # 两边都不占 CPU（2026-12-05 的四次完整运行里见过两次，一次等了 14 分钟；单独跑这一段几次都是 1–2 分钟构建完）。真正的 Windows 上没有这回事。
 # 所以给它 BOOK_BUILD_LIMIT 秒（默认 900：负载 25 时量过 461 秒）：到点还没结束，就结束这个前缀里的全部进程，说一声，再从头构建一次；第二次还卡住就算失败。
 # 另一个 Wine 的缺口同样重来一次：tsx 起构建进程时 CreateProcess 偶尔失败，Node 报成 `spawn UNKNOWN`（同一天见过一次，8 秒就失败了）
-# 两次卡住都在整套测试之后（单独跑书站这一段时没见过）：所以构建之前先结束前缀里测试留下的全部进程，从一个新的 wineserver 开始
+# 两次卡住都在整套测试之后（单独跑书站这一段时没见过）：所以书站现在排在最前；构建之前仍先结束前缀里的全部进程（只跑这一项时也一样），从一个新的 wineserver 开始
 book_limit=${BOOK_BUILD_LIMIT:-900}
 if [[ $book_rc -eq 0 ]]; then
   "$wineserver" -k >/dev/null 2>&1 || true
@@ -333,7 +333,7 @@ fi
 
 # ── 5. 毕业练习：参考答案在真正的 Pi 1.6.0 里跑 ─────────────────────
 # Pi 1.6.0 要 Node ≥ 22.19；这里的 node.exe 是 22.23.3，检查器就用它起 Pi 那一边（research/ 的 tsx、Pi 自己的加载器、
-# 一个模型指向本地脚本服务器的 AgentSession）。research/ 的依赖在 Linux 这边从锁文件装（.ci/run 的 research 一段装过就不再装）；
+# 一个模型指向本地脚本服务器的 AgentSession）。research/ 的依赖在 Linux 这边从锁文件装（.ci/run 在启动这一阶段之前装好了，就不再装）；
 # 它只有 tsx 的 esbuild 是原生代码，与根目录的同版本，上面 NODE_PATH 里的 win32 包就是它要的（真正的 Windows 上 npm ci 自己装）。
 # 步骤副本放在「学 C# 的 100% 笔记」里（Pi 的加载器从带 `#`、`%`、汉字的路径加载 pi/reverse.ts），用 --dir 检查。
 if want pi; then
