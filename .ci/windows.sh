@@ -6,12 +6,14 @@
 #   3. step07、step08 用 Windows 写法的扩展路径 `--extension extensions\logger.ts`，检查扩展真的加载并被调用；
 #   4. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败；
 #   5. 毕业练习 npm run exercise -- pi：参考答案在真正的 Pi 1.6.0 里跑（Pi 的加载器、AgentSession），要 10/10 通过。
-# 书站排在最前：Wine 里它卡住过的两次都在整套测试之后，从一个新的前缀开始没见过。
+# 书站排在最前：Wine 里它卡住过的两次都在整套测试之后，从一个新的前缀开始没见过；
+# 也让 .ci/run 在 Linux 的各阶段同时跑这一阶段时，Linux 的书站一段（也写 book/dist/）只需等它这一项（WINDOWS_BOOK_DONE）。
 #
 # 运行方式：bash .ci/windows.sh   （.ci/run 在 Linux 各阶段之后调用它；以 root 运行时缺的 Debian 包会自己装上）
 #           bash .ci/windows.sh <vitest 的过滤参数…>   只跑一部分测试（调试这个脚本时用；demo 与扩展路径照常检查）
 #           WINDOWS_PARTS=book bash .ci/windows.sh   只跑其中几项（book、demo、ext、test、pi，逗号分开；默认全部）
-# .ci/run 另给一个环境变量：CI_TIMES=文件（每一项的秒数、结果、名字各记一行，汇总表用）
+# .ci/run 另给两个环境变量：CI_TIMES=文件（每一项的秒数、结果、名字各记一行，汇总表用），
+#           WINDOWS_BOOK_DONE=文件（书站一项做完就建这个文件：此后 book/dist/ 归 Linux 的书站一段）
 # 所有东西都装在一个临时目录里：Wine 前缀、node.exe、Windows 版原生二进制；不写进 node_modules，也不进锁文件。
 #
 # 下面凡是标着「Wine 的缺口」的，都只是为了绕开 Wine 8.0（Debian 12 的 wine64 包）自己缺的东西，
@@ -170,22 +172,12 @@ timed "准备：Wine 前缀、node.exe、win32 包" "$t_start" 0
 # 它的原生二进制（vite 5 的 esbuild、rollup）按平台分包，同上面一样用 npm pack 取与 book/node_modules 里完全相同版本的
 # win32 包，这次放进 book/node_modules 里它们该在的位置（两个 esbuild 版本不同，NODE_PATH 只能给一个），构建完再删掉。
 # Wine 里没有浏览器（CHROMIUM_PATH 指向不存在的路径），所以 21 张图都交给读者的浏览器画：这里检查的是那条路。
-# 构建在仓库的一份副本里（$tmp/book-repo：不含 .git 与各处的 node_modules，node_modules 链回仓库里的那几份）：
-# 构建写的 book/dist/、book/.gen/、缓存都落在副本里，.ci/run 里同时在跑的 Linux 书站用的是仓库里的 book/，两边互不相干。
-# 副本里没有缓存，所以这仍是一次冷构建（Shiki 的高亮、步骤的 demo 都在 node.exe 下重做）。
 if want book; then
-step "书站（node.exe）：npm run book:build（在仓库的一份副本里）"
+step "书站（node.exe）：npm run book:build"
 t0=$SECONDS
 nf=${#failures[@]}
 book_rc=0
 node_modules/.bin/tsx scripts/book.ts install || book_rc=$?
-book_repo="$tmp/book-repo"
-mkdir -p "$book_repo"
-tar -C "$root" --exclude=./.git --exclude=node_modules --exclude=./book/dist --exclude=./book/.cache --exclude=./book/.gen \
-  --exclude=./book/.gen-pages --exclude=./book/.vitepress/cache -cf - . | tar -C "$book_repo" -xf - || book_rc=$?
-for dir in node_modules book/node_modules research/node_modules; do
-  if [[ -d $dir ]]; then ln -s "$root/$dir" "$book_repo/$dir"; fi
-done
 book_win=()
 if [[ $book_rc -eq 0 ]]; then
   book_version() { node -p "require('./book/node_modules/$1/package.json').version"; }
@@ -216,9 +208,9 @@ book_limit=${BOOK_BUILD_LIMIT:-900}
 if [[ $book_rc -eq 0 ]]; then
   "$wineserver" -k >/dev/null 2>&1 || true
   for attempt in 1 2; do
-    rm -rf "$book_repo/book/dist" "$book_repo/book/.cache" "$book_repo/book/.vitepress/cache"
+    rm -rf book/dist book/.cache book/.vitepress/cache
     book_rc=0
-    (cd "$book_repo" && WINNODE_LIMIT=$book_limit winnode "$tmp/book.txt" "$tsx_cli" scripts/book.ts build </dev/null) || book_rc=$?
+    WINNODE_LIMIT=$book_limit winnode "$tmp/book.txt" "$tsx_cli" scripts/book.ts build </dev/null || book_rc=$?
     tr -d '\r' <"$tmp/book.txt"
     if [[ $book_rc -eq 124 || $book_rc -eq 137 ]]; then
       echo "书站构建 ${book_limit} 秒还没有结束（第 $attempt 次，Wine 的缺口，见 .ci/windows.sh 这一段的注释）：结束这个 Wine 前缀里的全部进程"
@@ -234,13 +226,15 @@ for dest in "${book_win[@]}"; do rm -rf "$dest"; done
 echo "书站构建用时 $((SECONDS - t0))s，退出码 $book_rc"
 book_check_rc=0
 if [[ $book_rc -eq 0 ]]; then
-  node "$book_repo/.ci/windows/book-check.mjs" "$tmp/book.txt" || book_check_rc=$? # 看副本里的 docs/ 与 book/dist/
+  node .ci/windows/book-check.mjs "$tmp/book.txt" || book_check_rc=$?
 fi
 if [[ $book_rc -ne 0 || $book_check_rc -ne 0 ]]; then
   failures+=("书站：构建退出码 $book_rc，产物检查退出码 $book_check_rc")
 fi
-timed "书站构建（npm run book:build，仓库的副本里）" "$t0" "$nf"
+timed "书站构建（npm run book:build）" "$t0" "$nf"
 fi
+# 此后不再碰 book/：.ci/run 里同时在跑的 Linux 书站一段可以开始了（这一项没跑、失败了也一样）
+if [[ -n ${WINDOWS_BOOK_DONE:-} ]]; then touch "$WINDOWS_BOOK_DONE"; fi
 
 # ── 2. 每个步骤的 demo 与 golden ──────────────────────────────────
 demo_ok=-
