@@ -1,6 +1,6 @@
 /**
  * 根目录 `npm test` 里「同一份代码只跑一次」（DESIGN §9）：
- * 步骤是完整的副本，step07 的 session-store.test.ts 与 step08 的那份常常一字不差，被测的 src/ 也一字不差，
+ * 步骤是完整的副本，step07 的 session-tail.test.ts 与 step06 的那份一字不差，被测的 src/session-tail.ts 也一字不差，
  * 在同一次运行里跑两遍证明不了更多东西。各步骤自己的 `npm test` 不用这里，仍然全跑。
  *
  * 两个测试文件算「同一份代码」，要同时满足：
