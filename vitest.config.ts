@@ -1,10 +1,15 @@
 import { defineConfig } from "vitest/config";
+import { OncePerCode } from "./scripts/vitest/once-per-code.ts";
 import ShortReporter from "./scripts/vitest/short-reporter.ts";
 
 // 输出：每个步骤或包一行，失败的测试打印全部细节（scripts/vitest/short-reporter.ts）。
 // 想看每个测试的名字：npm test -- --reporter=default。
 // CI 另外要一份 JSON 报告来数跳过的测试（.ci/check-skips.mjs）：由环境变量 VITEST_JSON_REPORT 给出路径。
 const jsonReport = process.env.VITEST_JSON_REPORT;
+
+// 测试文件连同它导入的全部文件都与前一步的副本逐字节相同、又不从自己的位置去找文件（import.meta 之类）时，
+// 根目录只跑最早那一步的一份：scripts/vitest/once-per-code.ts。各步骤自己的 npm test 不用这份配置，仍然全跑。
+const oncePerCode = new OncePerCode();
 
 // 根目录一次跑完：各步骤自己的测试、本地脚本服务器的测试、仓库脚本的测试、练习参考答案
 export default defineConfig({
@@ -19,7 +24,8 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "**/.git/**"],
     // toThrow(文字|正则) 只认 Error：抛出 undefined 之类不算通过（scripts/vitest/strict-to-throw.ts）
     setupFiles: ["./scripts/vitest/strict-to-throw.ts"],
-    reporters: jsonReport ? [new ShortReporter(), "json"] : [new ShortReporter()],
+    sequence: { sequencer: oncePerCode.sequencer() },
+    reporters: jsonReport ? [new ShortReporter({ oncePerCode }), "json"] : [new ShortReporter({ oncePerCode })],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
     // 单个测试的上限只在真卡住时起作用：给得很宽，机器很忙（别的程序占满 CPU）时也不误报
     testTimeout: 120_000,

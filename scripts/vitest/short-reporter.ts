@@ -5,11 +5,13 @@
  *     CI 里一条都不该有（见 .ci/skip-allow-list.txt）；
  *   - 失败的测试打印完整细节：名字、错误、diff、调用栈，以及它运行时打印的东西；
  *   - 通过的测试打印的东西（console.log 等）一律不显示；
+ *   - 与前一步逐字节相同、这次只跑了一份的测试文件，数目写在合计上面（scripts/vitest/once-per-code.ts）；
  *   - 只有输出是终端时才用颜色（NO_COLOR 关掉，FORCE_COLOR 打开）。
  */
 import path from "node:path";
 import type { Reporter, TestCase, TestModule, TestSuite } from "vitest/node";
 import type { SerializedError, UserConsoleLog } from "vitest";
+import type { OncePerCode, OncePlan } from "./once-per-code.ts";
 
 type Vitest = Parameters<NonNullable<Reporter["onInit"]>>[0];
 
@@ -120,17 +122,32 @@ export function formatError(error: SerializedError): string {
   return parts.join("\n");
 }
 
+/** 「只跑一次」那一行：多少个文件、各在哪一步，判断用了多久；没能判断时说原因 */
+export function formatOnce(plan: OncePlan, relative: (file: string) => string): string {
+  if (plan.error !== undefined) return `没能判断哪些测试文件与前一步相同（${plan.error}），全部照跑`;
+  const perGroup = new Map<string, number>();
+  for (const file of plan.copies.keys()) {
+    const group = groupOf(relative(file));
+    perGroup.set(group, (perGroup.get(group) ?? 0) + 1);
+  }
+  const where = [...perGroup].sort(([a], [b]) => (a < b ? -1 : 1)).map(([g, n]) => `${g} ${n}`).join("、");
+  return `${plan.copies.size} 个文件与前一步逐字节相同，只跑一次${where ? `（${where}）` : ""}；判断用时 ${formatSeconds(plan.ms)}`;
+}
+
 export default class ShortReporter implements Reporter {
   private vitest!: Vitest;
   private out: NodeJS.WritableStream;
   private p: Paint;
   private color: boolean;
+  private once: OncePerCode | undefined;
+  private plan: OncePlan | undefined;
   private started = Date.now();
   /** 每个测试（或文件）运行时打印的东西：只有它失败时才显示 */
   private logs = new Map<string, UserConsoleLog[]>();
 
-  constructor(options: { out?: NodeJS.WritableStream & { isTTY?: boolean }; color?: boolean } = {}) {
+  constructor(options: { out?: NodeJS.WritableStream & { isTTY?: boolean }; color?: boolean; oncePerCode?: OncePerCode } = {}) {
     this.out = options.out ?? process.stdout;
+    this.once = options.oncePerCode;
     this.color = options.color ?? shouldColor(this.out as { isTTY?: boolean });
     this.p = makePaint(this.color);
   }
@@ -140,8 +157,12 @@ export default class ShortReporter implements Reporter {
     this.started = Date.now();
   }
 
-  onTestRunStart(specifications: ReadonlyArray<unknown>): void {
-    this.out.write(this.p.dim(`运行 ${specifications.length} 个测试文件……（只显示每组一行；失败的测试打印全部细节）`) + "\n");
+  async onTestRunStart(specifications: ReadonlyArray<{ moduleId: string }>): Promise<void> {
+    // 与排序器问的是同一份计划（同一个文件列表只算一次）
+    this.plan = this.once === undefined ? undefined : await this.once.plan(specifications.map((s) => s.moduleId), this.vitest?.config.root ?? process.cwd());
+    const count = this.plan?.run.length ?? specifications.length;
+    const copies = this.plan !== undefined && this.plan.copies.size > 0 ? `（另有 ${this.plan.copies.size} 个与前一步逐字节相同，不再跑）` : "";
+    this.out.write(this.p.dim(`运行 ${count} 个测试文件${copies}……（只显示每组一行；失败的测试打印全部细节）`) + "\n");
   }
 
   onUserConsoleLog(log: UserConsoleLog): void {
@@ -218,6 +239,7 @@ export default class ShortReporter implements Reporter {
       (t, r) => ({ files: t.files + r.files, passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),
       { files: 0, passed: 0, failed: 0, skipped: 0 },
     );
+    if (this.plan !== undefined && (this.plan.copies.size > 0 || this.plan.error !== undefined)) text += `\n${p.dim(formatOnce(this.plan, (f) => this.relative(f)))}\n`;
     const failedCount = total.failed + unhandledErrors.length;
     const summary = `合计：${total.files} 个文件，${total.passed} 通过${failedCount > 0 ? `，${failedCount} 失败` : ""}，${total.skipped} 跳过，用时 ${formatSeconds(Date.now() - this.started)}`;
     text += `\n${failedCount > 0 ? p.red(`✗ ${summary}`) : p.green(`✓ ${summary}`)}\n`;
