@@ -48,7 +48,8 @@ function start(test: TestContext, dir: string, stdout: "pipe" | number = "pipe")
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
   child.stdin!.on("error", () => {});
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // close 而不是 exit：exit 时标准错误可能还没读完，断言就会看到半截（机器很忙时真的发生过）
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   // 没有时限：真卡住由测试的时限兜底，机器再忙也只是晚一点到
   const waitFor = (text: string, times = 1): Promise<void> =>
     new Promise((resolve, reject) => {
