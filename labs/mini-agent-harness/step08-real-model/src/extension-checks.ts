@@ -3,8 +3,7 @@
  * 而不是一段堆栈或一个卡住的进程。书里的 93 行宿主（step07）有意省掉了它们，列在那一步的「已知局限」里。
  */
 
-import { describeError } from "./describe-error.js";
-import { visible } from "./render.js";
+import { describeError, visible } from "./guards/shown.js";
 import type { ToolDefinition } from "./tools/types.js";
 
 /** 加载一个扩展（import 加上运行工厂函数）最多等多久。 */

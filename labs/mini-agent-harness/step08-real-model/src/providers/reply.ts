@@ -128,5 +128,5 @@ function parseArguments(json: string, settled: boolean): Record<string, unknown>
 }
 
 // 放在末尾而不是顶部：上面的行是第 8.6、8.7 章按行号引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
-import { describeError } from "../describe-error.js";
-import { tooDeep } from "../json-depth.js";
+import { describeError } from "../guards/shown.js";
+import { tooDeep } from "../guards/json.js";

@@ -2,7 +2,7 @@
  * 两个适配器共用的骨架：发请求、读 SSE、把任何失败都变成一条 done 消息。
  * StreamFn 的契约「不 throw、不 reject」就守在这一个 try/catch 里。
  */
-import { describeError } from "../describe-error.js";
+import { describeError } from "../guards/shown.js";
 import { readSse, type SseEvent } from "../sse.js";
 import type { StopReason, StreamEvent, StreamOptions } from "../types.js";
 import { describeHttpError, describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";

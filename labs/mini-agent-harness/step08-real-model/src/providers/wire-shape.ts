@@ -49,4 +49,4 @@ export function mapStopReason(field: string, raw: string, table: ReadonlyMap<str
 }
 
 // 放在末尾而不是顶部：上面的行是第 8.6 章及其深入页按行号引用的（import 会被提升，效果相同）
-import { tooDeep } from "../json-depth.js";
+import { tooDeep } from "../guards/json.js";

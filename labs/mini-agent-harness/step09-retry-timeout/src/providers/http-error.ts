@@ -2,7 +2,7 @@
  * 把各种失败翻译成一行 errorMessage。措辞保留服务器与 Node 的原文（429、overloaded、
  * ECONNREFUSED……），下一步的重试分类器正是靠这些原文判断「能不能重试」。
  */
-import { describeError } from "../describe-error.js";
+import { describeError } from "../guards/shown.js";
 import { proxyHint } from "./proxy.js";
 import { MAX_REDIRECTS, redirectTarget } from "./redirect.js";
 import { StreamGuardError } from "./stream-guards.js";

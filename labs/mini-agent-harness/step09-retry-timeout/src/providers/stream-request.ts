@@ -5,7 +5,7 @@
  */
 import { reportChunks, reportHeaders } from "../guard.js";
 import { requestWithRetry } from "../retry/http-retry.js";
-import { describeError } from "../describe-error.js";
+import { describeError } from "../guards/shown.js";
 import { readSse, type SseEvent } from "../sse.js";
 import type { StopReason, StreamEvent, StreamOptions } from "../types.js";
 import { describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
