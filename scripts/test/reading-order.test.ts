@@ -89,7 +89,7 @@ describe("阅读顺序（README 的 **阅读顺序** 一节）", () => {
     expect(hunks[0]).toMatch(/^src\/(sse\.ts|providers\/)/);
     const first = (f: string) => hunks.indexOf(f);
     const idea = Math.max(first("src/sse.ts"), first("src/providers/openai-completions.ts"), first("src/providers/anthropic-messages.ts"));
-    for (const later of ["src/demo.ts", "src/extensions.ts", "src/extension-checks.ts", "src/agent-loop.ts"]) {
+    for (const later of ["src/demo.ts", "src/extensions.ts", "src/guards/extensions.ts", "src/agent-loop.ts"]) {
       expect(first(later), later).toBeGreaterThan(idea);
     }
     expect(text).toMatch(/^════ 本章的想法 ════$/m);

@@ -1,10 +1,14 @@
 /**
- * 扩展宿主的几道防线：扩展是学习者自己写的代码，常见的错误要变成一句中文，
- * 而不是一段堆栈或一个卡住的进程。书里的 93 行宿主（step07）有意省掉了它们，列在那一步的「已知局限」里。
+ * 扩展宿主的防线：扩展是学习者自己写的代码，常见的错误要变成一句中文，
+ * 而不是一段堆栈或一个卡住的进程。书里的 93 行宿主（step07）有意省掉了它们，列在那一步的「已知局限」里；
+ * extensions.ts 里每处只调用一行。
  */
 
-import { describeError, visible } from "./guards/shown.js";
-import type { ToolDefinition } from "./tools/types.js";
+import type readline from "node:readline";
+
+import type { ToolDefinition } from "../tools/types.js";
+import type { HarnessEvent } from "../types.js";
+import { describeError, visible } from "./shown.js";
 
 /** 加载一个扩展（import 加上运行工厂函数）最多等多久。 */
 export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
@@ -113,6 +117,18 @@ export function reportRejection(result: unknown, source: string | undefined): vo
 }
 
 /**
+ * 交给观察者的事件副本。观察者改了它（比如把 message.content 设成 null），
+ * 宿主手里的原件不受影响：上下文、会话文件、渲染都照常。
+ */
+export function copyForObserver<T>(event: T): T {
+  try {
+    return structuredClone(event);
+  } catch {
+    return event; // 复制不了的事件（不会出现在本实验里）：原样交出
+  }
+}
+
+/**
  * 等 work 完成，但最多等 ms 毫秒；到点抛出 message。
  * 定时器不能 unref：工厂函数在等一个永远不来的事件时，正是它让进程活到报告出来的那一刻
  * （否则 Node 发现没有任何待办的事，会带着退出码 13 悄悄结束）。
@@ -129,14 +145,58 @@ export async function withTimeLimit<T>(work: Promise<T>, ms: number, message: st
   }
 }
 
+type Handler = (event: HarnessEvent) => void;
+
+/** 宿主（extensions.ts 的 ExtensionHost）里暂存要用到的三个方法；写在这里，两个文件就不必互相引用。 */
+interface Host {
+  onEvent(handler: Handler, source?: string): void;
+  registerTool(tool: ToolDefinition, source?: string): void;
+  checkTool(tool: ToolDefinition, alsoTaken: string[]): void;
+}
+
 /**
- * 交给观察者的事件副本。观察者改了它（比如把 message.content 设成 null），
- * 宿主手里的原件不受影响：上下文、会话文件、渲染都照常。
+ * 加载一个扩展，要么全成，要么什么也不留下（第 8.5 章「已知局限」第 1、3 条）：
+ * load（import 加上工厂）拿到的不是宿主本身，而是一个暂存注册的 pi。它在 timeoutMs 内成功结束，
+ * 暂存的工具与观察者才一次性装进宿主；抛错、超时都把暂存的丢掉，之后迟到的注册也一律不要（失败已经报告过了）。
  */
-export function copyForObserver<T>(event: T): T {
+export async function allOrNothing(host: Host, name: string, timeoutMs: number, load: (pi: Pick<Host, "onEvent" | "registerTool">) => Promise<void>): Promise<void> {
+  const pending = { handlers: [] as Handler[], tools: [] as ToolDefinition[] };
+  let state: "loading" | "loaded" | "failed" = "loading";
+  const pi = {
+    onEvent(handler: Handler) {
+      if (state === "failed") return; // 加载已经失败并报告过：迟到的注册一律不要
+      refuseNonFunction(handler);
+      if (state === "loaded") host.onEvent(handler, name);
+      else pending.handlers.push(handler);
+    },
+    registerTool(tool: ToolDefinition) {
+      if (state === "failed") return;
+      host.checkTool(tool, pending.tools.map((t) => t.name));
+      if (state === "loaded") host.registerTool(tool, name);
+      else pending.tools.push(tool);
+    },
+  };
   try {
-    return structuredClone(event);
-  } catch {
-    return event; // 复制不了的事件（不会出现在本实验里）：原样交出
+    await withTimeLimit(load(pi), timeoutMs, `扩展 ${name} 的工厂函数 ${timeoutMs / 1000} 秒内没有结束（是不是在等一个永远不会来的事件？）`);
+  } catch (error) {
+    state = "failed";
+    throw error;
   }
+  for (const tool of pending.tools) host.registerTool(tool, name);
+  for (const handler of pending.handlers) host.onEvent(handler, name);
+  state = "loaded";
+}
+
+/**
+ * 标准输入被别人关掉了（多半是扩展调用了 process.stdin.destroy()）：readline 等不到输入结束的 'end'，
+ * 提示符会永远挂在那里，一个字也不说。发现时说一句，然后像 Ctrl+D 一样结束输入，程序照常收场。
+ */
+export function endInputIfStdinDestroyed(rl: readline.Interface, input: NodeJS.ReadableStream & { destroyed: boolean; readableEnded: boolean } = process.stdin): void {
+  const closed = (): void => {
+    if (input.readableEnded) return; // 正常读完（Ctrl+D、管道读完）：readline 自己会收场
+    console.error("[警告] 标准输入被关掉了（是不是哪个扩展调用了 process.stdin.destroy()？）：像 Ctrl+D 一样结束输入。");
+    rl.close();
+  };
+  if (input.destroyed) closed();
+  else input.once("close", closed);
 }
