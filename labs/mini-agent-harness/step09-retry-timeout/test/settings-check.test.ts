@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from "vitest";
 
-import { apiKeyProblem, baseUrlProblem, checkConnectionSettings } from "../src/providers/settings-check.js";
+import { apiKeyProblem, baseUrlProblem, checkConnectionSettings } from "../src/providers/guards/settings.js";
 
 const NAME = "HARNESS_BASE_URL";
 

@@ -6,7 +6,7 @@
 import net, { type AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 
-import { describeTlsProblem, diagnoseWrongScheme } from "../src/providers/tls-hints.js";
+import { describeTlsProblem, diagnoseWrongScheme } from "../src/providers/guards/network.js";
 import { startTlsServer } from "./helpers/test-only-tls.js";
 
 const REASON = "原因原文";

@@ -4,6 +4,11 @@
  * 真实的数据不过十来层，所以读进来的外来 JSON 先数层数，太深的就不收。
  */
 
+/** 是不是一个普通对象（不含 null 和数组）。 */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** 工具参数里的对象与数组最多嵌套这么多层。 */
 export const MAX_JSON_DEPTH = 100;
 

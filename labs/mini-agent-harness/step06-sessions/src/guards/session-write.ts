@@ -1,13 +1,10 @@
 /**
  * 往会话文件里写一行时的防线，和写不进去时怎么说。
- *
- *   - 启动时就确认目录写得进去：只读的文件系统、没有权限、路径上是个文件而不是文件夹，
- *     都在学习者开口之前说清楚，而不是等第一次写入时崩溃；
- *   - 每一行写之前核对：它解析回来必须就是那条消息。扩展和我们在同一个进程里，
- *     它改了 Object.prototype.toJSON，JSON.stringify 就会把每条消息写成 {}；宁可不写，也不写垃圾；
- *   - 一行、整个文件都守读取时的上限（session-lines.ts），否则写得进去、下次却打不开：
- *     太长的消息把过长的文字截短再存（文中注明），之后的消息照常保存；
- *   - 写到一半失败：把写进去的半行当场截掉；之后不再写，说一句从哪条消息起没有保存。
+ *   - 启动时就确认目录写得进去（只读的文件系统、没有权限、路径上是个文件），不等第一次写入时才崩溃；
+ *   - 每一行写之前核对它解析回来就是那条消息：扩展和我们在同一个进程里，它改了 Object.prototype.toJSON，
+ *     JSON.stringify 就会把每条消息写成 {}；宁可不写，也不写垃圾；
+ *   - 一行、整个文件都守读取时的上限（session-lines.ts），否则写得进去、下次却打不开：太长的消息截短再存（文中注明）；
+ *   - 写到一半失败：当场截掉半行；之后不再写，说一句从哪条消息起没有保存。
  */
 
 import fs from "node:fs";
@@ -21,15 +18,14 @@ import { describeError, errorCode, shownOnOneLine } from "./shown.js";
 /** 把一个值写成一行 JSON 的函数：session.ts 交进来的 JSON.stringify。 */
 export type ToJson = (value: object) => string;
 
-/** 操作系统的错误码，说成人话。 */
+/** 操作系统的错误码说成人话。 */
 const REASONS: Record<string, string> = {
   ENOSPC: "磁盘已满", EDQUOT: "超出了磁盘配额", EROFS: "只读的文件系统", EACCES: "没有写入权限", EPERM: "操作系统不允许写入",
   EEXIST: "路径上有一个同名的文件，不是文件夹", ENOTDIR: "路径上有一个同名的文件，不是文件夹", EIO: "磁盘读写出错",
 };
 
-/** 一个写入错误的原因：认识的错误码说成人话并附上错误码，别的转述成一行（换行与控制字符写成看得见的样子）。 */
+/** 一个写入错误的原因：认识的错误码说成人话并附上错误码，别的转述成一行。扩展换掉了 fs 的函数时抛出的可能是任何值（shown.ts 不抛）。 */
 export function ioReason(error: unknown): string {
-  // 扩展换掉了 fs 的函数时，抛出的可能是任何值：读错误码、说出原因都不许再抛（shown.ts）
   const code = errorCode(error);
   if (code && Object.hasOwn(REASONS, code)) return `${REASONS[code]}（${code}）`;
   return shownOnOneLine(describeError(error));
@@ -151,9 +147,8 @@ function cutLongText<T>(value: T, keep: number): T {
 }
 
 /**
- * 追加一整行（append 真正的那一次写入），要么全写进去，要么一个字节都不留：写到一半失败时把写进去的半行截掉，
- * 再把错误抛给调用方。新文件的第一行若是半行，下次会被当成「不像会话文件」拒绝，所以不能只靠打开时的修补。
- * 截不掉（比如文件系统已经只读）也不要紧：不是第一行的半行，下次打开时照常截掉。
+ * 追加一整行（append 交进来的那一次写入），要么全写进去，要么一个字节都不留：写到一半失败就截掉半行，再把错误抛给调用方。
+ * 新文件的第一行若是半行，下次会被当成「不像会话文件」拒绝，不能只靠打开时的修补；截不掉（文件系统已经只读）的，下次打开时照常截掉。
  */
 export function appendWholeLine(file: string, line: string, fileBytes: number, append: () => void): void {
   const sizeBefore = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;

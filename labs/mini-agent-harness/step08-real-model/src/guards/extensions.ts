@@ -1,33 +1,22 @@
 /**
- * 扩展宿主的防线：扩展是学习者自己写的代码，常见的错误要变成一句中文，
- * 而不是一段堆栈或一个卡住的进程。书里的 93 行宿主（step07）有意省掉了它们，列在那一步的「已知局限」里；
- * extensions.ts 里每处只调用一行。
+ * 扩展宿主的防线：扩展是学习者自己写的代码，常见的错误要变成一句中文，而不是一段堆栈或一个卡住的进程。
+ * 书里的 93 行宿主（step07）有意省掉了它们，列在那一步的「已知局限」里；extensions.ts 里每处只调用一行。
  */
 
 import type readline from "node:readline";
 
 import type { ToolDefinition } from "../tools/types.js";
 import type { HarnessEvent } from "../types.js";
+import { isRecord } from "./json.js";
 import { describeError, visible } from "./shown.js";
 
 /** 加载一个扩展（import 加上运行工厂函数）最多等多久。 */
 export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
 
-/** 是不是一个普通对象（不含 null 和数组）。 */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * 工具名的规矩，取各家里最严的：OpenAI 要求 ^[a-zA-Z0-9_-]{1,64}$，Anthropic 放宽到 128 个字符（出处见 docs/8.6）。
- * 中文名、空格、点号都会让每一轮请求以 HTTP 400 失败，所以注册时就拦下。
- */
+/** 工具名取各家里最严的规矩（OpenAI；Anthropic 放宽到 128 个字符，出处见 docs/8.6）：中文名、空格、点号会让每一轮请求以 HTTP 400 失败。 */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/**
- * registerTool 收到的工具缺了什么；合格返回 undefined。
- * 不在这里拦下，缺了 parameters 的工具要等到模型第一次调用它时才在参数校验里崩掉，离犯错的地方太远。
- */
+/** registerTool 收到的工具缺了什么；合格返回 undefined。不在这里拦下，要等到模型第一次调用它才崩，离犯错的地方太远。 */
 export function toolProblem(tool: unknown): string | undefined {
   if (!isRecord(tool)) return "registerTool 需要一个对象 { name, description, parameters, execute }";
   if (typeof tool.name !== "string" || tool.name.trim() === "") return "工具缺少 name（非空字符串）";
@@ -69,10 +58,7 @@ export function refuseNonFunction(handler: unknown): void {
   if (typeof handler !== "function") throw new Error("onEvent 需要一个函数");
 }
 
-/**
- * 默认导出是函数，调用了却什么也不做：async 生成器与生成器函数只返回一个生成器，函数体一行也不运行；
- * class 不能不带 new 调用。加载时就说清楚，而不是报告「已加载」之后什么也不发生。
- */
+/** 默认导出是函数，调用了却什么也不做（async 生成器、生成器函数只返回一个生成器；class 不能不带 new 调用）：加载时就说清楚。 */
 export function refuseFactoryThatDoesNothing(factory: unknown, name: string): void {
   const tag = Object.prototype.toString.call(factory);
   const kind = tag === "[object AsyncGeneratorFunction]" ? "一个 async 生成器函数"
@@ -85,8 +71,8 @@ export function refuseFactoryThatDoesNothing(factory: unknown, name: string): vo
 export const BLOCKING_REPORT_MS = 1000;
 
 /**
- * 运行扩展的一段代码（工具的 execute、一个观察者），量它同步占住进程多久，超过 BLOCKING_REPORT_MS 就说一声。
- * JavaScript 打断不了同步代码：那段时间里 Ctrl+C 也要等它返回才轮得到处理，至少让学习者知道那几秒去了哪里。
+ * 运行扩展的一段代码（工具的 execute、一个观察者），同步占住进程超过 BLOCKING_REPORT_MS 就事后说一声：JavaScript 打断不了
+ * 同步代码，那段时间里 Ctrl+C 也要等它返回才有反应，至少让学习者知道那几秒去了哪里。
  */
 export function reportIfBlocking<T>(what: string, source: string | undefined, run: () => T): T {
   const started = performance.now();
@@ -116,10 +102,7 @@ export function reportRejection(result: unknown, source: string | undefined): vo
   if (result instanceof Promise) result.catch((error: unknown) => reportObserverError(error, source));
 }
 
-/**
- * 交给观察者的事件副本。观察者改了它（比如把 message.content 设成 null），
- * 宿主手里的原件不受影响：上下文、会话文件、渲染都照常。
- */
+/** 交给观察者的事件副本：观察者改了它（比如把 message.content 设成 null），上下文、会话文件、渲染都不受影响。 */
 export function copyForObserver<T>(event: T): T {
   try {
     return structuredClone(event);
@@ -129,9 +112,8 @@ export function copyForObserver<T>(event: T): T {
 }
 
 /**
- * 等 work 完成，但最多等 ms 毫秒；到点抛出 message。
- * 定时器不能 unref：工厂函数在等一个永远不来的事件时，正是它让进程活到报告出来的那一刻
- * （否则 Node 发现没有任何待办的事，会带着退出码 13 悄悄结束）。
+ * 等 work 完成，但最多等 ms 毫秒；到点抛出 message。定时器不能 unref：工厂在等一个永远不来的事件时，
+ * 正是它让进程活到报告出来的那一刻（否则 Node 发现没有待办的事，会带着退出码 13 悄悄结束）。
  */
 export async function withTimeLimit<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -155,9 +137,8 @@ interface Host {
 }
 
 /**
- * 加载一个扩展，要么全成，要么什么也不留下（第 8.5 章「已知局限」第 1、3 条）：
- * load（import 加上工厂）拿到的不是宿主本身，而是一个暂存注册的 pi。它在 timeoutMs 内成功结束，
- * 暂存的工具与观察者才一次性装进宿主；抛错、超时都把暂存的丢掉，之后迟到的注册也一律不要（失败已经报告过了）。
+ * 加载一个扩展，要么全成，要么什么也不留下（8.5「已知局限」第 1、3 条）：load（import 加上工厂）拿到的是一个暂存注册的 pi，
+ * 在 timeoutMs 内成功结束，暂存的才一次性装进宿主；抛错、超时都丢掉，之后迟到的注册也一律不要（失败已经报告过了）。
  */
 export async function allOrNothing(host: Host, name: string, timeoutMs: number, load: (pi: Pick<Host, "onEvent" | "registerTool">) => Promise<void>): Promise<void> {
   const pending = { handlers: [] as Handler[], tools: [] as ToolDefinition[] };

@@ -6,17 +6,12 @@
  * 所以每一行在加载时就检查，错了说清楚是哪个字段、收到的是什么；链上的重复 id、环与断链也一样。
  */
 
-import { MAX_ENTRY_DEPTH, tooDeep } from "./json.js";
+import { isRecord, MAX_ENTRY_DEPTH, tooDeep } from "./json.js";
 
 /** 文件里一个条目的最小形状：编号与父编号（完整的定义见 session.ts 的 RawEntry）。 */
 interface Linked {
   id: string;
   parentId: string | null;
-}
-
-/** 是不是一个普通对象（不含 null 和数组）。 */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** 收到的值，简短地说给人听：长字符串截断，免得一行错误刷满屏幕。 */

@@ -12,9 +12,9 @@
  * 而不是一声不吭地挂在那里。
  */
 import { MAX_TIMER_MS } from "../guard.js";
-import { describeHttpError, describeNetworkError } from "../providers/http-error.js";
-import { httpRetryDelay, serverRequestedDelay, sleep, type HeadersLike } from "./backoff.js";
-import { NON_RETRYABLE_PATTERNS } from "./classify.js";
+import { httpRetryDelay, serverRequestedDelay, sleep, type HeadersLike } from "../retry/backoff.js";
+import { NON_RETRYABLE_PATTERNS } from "../retry/patterns.js";
+import { describeHttpError, describeNetworkError } from "./http-error.js";
 
 /** 默认最多重试 2 次（官方 SDK 的默认值）。 */
 export const DEFAULT_HTTP_MAX_RETRIES = 2;

@@ -1,10 +1,24 @@
 /**
- * 读流时的两道防线：服务器送来的字节不可信。
+ * 服务器送来的东西不可信，读之前先过这几道：
+ *   - 200 却不是事件流（强制门户的登录页、网关的 JSON 错误、写错的 baseUrl）：当成流去读只会得到一句「流中断」；
  *   - 大小有上限：一条回复（文字、推理与工具参数合计）、一个还没结束的事件，到了上限就停，
  *     而不是让内存一路涨到几个 GB、最后被说成「流中断」；
  *   - 字符集：SSE 本该是 UTF-8。声明了别的（gbk、UTF-16）就照声明解码；
- *     没声明的先看开头的 BOM（UTF-16 照它解码）；字节却不是合法的 UTF-8，警告一次，不悄悄显示乱码。
+ *     没声明的先看开头的 BOM（UTF-16 照它解码）；字节却不是合法的 UTF-8，警告一次，不悄悄显示乱码；
+ *   - 会话里我们不认识的内容块（别的工具写的会话、将来的版本，例如 {"type":"image"}）：两种协议都带不了它，
+ *     原样编码会让这个会话之后的每一次请求都被拒收。发请求时拿掉、说一行；会话文件与上下文里它照样在。
  */
+import type { AssistantMessage, Message } from "../../types.js";
+
+/**
+ * 响应体可以当事件流读：交回过了下面几道防线的字节流。没有正文、或写了别的 content-type 时是 undefined
+ * （没有 content-type 的放行：有的本地服务不写）。
+ */
+export function eventStreamBody(response: Response, body = response.body): ReadableStream<Uint8Array> | undefined {
+  const type = response.headers.get("content-type");
+  if (!body || (type !== null && !type.toLowerCase().includes("text/event-stream"))) return undefined;
+  return guardedBody(response, body);
+}
 
 /** 一条回复最多这么多字符：写进会话文件时每个字符最多 6 字节（\u0000 转义），仍在会话读取器 64 MiB 一行的上限之内。 */
 export const MAX_REPLY_CHARS = 8_000_000;
@@ -118,4 +132,23 @@ function limitEvents(): TransformStream<Uint8Array, Uint8Array> {
       controller.enqueue(chunk);
     },
   });
+}
+
+/** 请求带得了的内容块。 */
+const KNOWN = new Set(["text", "thinking", "toolCall"]);
+const noted = new WeakSet<AssistantMessage>();
+
+/** 助手消息里只留请求带得了的块；没有别的块时原样返回同一个对象。 */
+export function onlyKnownBlocks(message: Message): Message {
+  if (message.role !== "assistant") return message;
+  const typeOf = (block: object): unknown => (block as { type?: unknown }).type;
+  const unknown = message.content.filter((block) => !KNOWN.has(typeOf(block) as string));
+  if (unknown.length === 0) return message;
+  if (!noted.has(message)) {
+    noted.add(message);
+    // JSON.stringify 让类型名里的控制字符显示成转义，而不是在终端上生效
+    const types = unknown.map((block) => JSON.stringify(typeOf(block)) ?? "undefined").join("、").slice(0, 80);
+    console.warn(`[警告] 会话里有一条助手消息带着请求发不了的内容块（type：${types}）：这次请求不带它们，会话文件里照样保存着`);
+  }
+  return { ...message, content: message.content.filter((block) => KNOWN.has(typeOf(block) as string)) };
 }
