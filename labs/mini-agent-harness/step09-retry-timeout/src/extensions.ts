@@ -4,11 +4,11 @@
  * 这里只有四样东西：
  *   - ExtensionAPI / ExtensionFactory：扩展作者看到的接口与形态；
  *   - ExtensionHost：保管观察者、把工具写进注册表、派发事件；
- *   - loadExtension / importAndCall：运行时用动态 import() 加载一个扩展文件，调用它的工厂；
+ *   - loadExtension：运行时用动态 import() 加载一个扩展文件；
  *   - withExtensions：把循环的事件流先给扩展看一眼，再交给下游。
  *
- * 两条责任边界：观察者出错只报告、不上抛（emit）；扩展加载失败只报告、不退出（调用处在 cli.ts）。
- * 写扩展时的常见错误各有一道防线（guards/extensions.ts），这里各是一行调用。
+ * 两条责任边界：观察者抛异常只打印、不上抛（emit）；
+ * 扩展加载失败只报告、不退出（调用处在 cli.ts）。写扩展时的常见错误各有一道防线（guards/extensions.ts），这里各是一行调用。
  */
 
 import path from "node:path";
@@ -53,7 +53,10 @@ export class ExtensionHost implements ExtensionAPI {
     guard.refuseBadTool(tool, [...this.tools.names(), ...alsoTaken]); // 缺字段的工具要等到模型调用它才崩，离犯错的地方太远
   }
 
-  /** 把一个事件派发给所有观察者。观察者抛异常、返回被拒绝的 promise，都不能影响宿主——扩展是别人写的代码，它崩了不该拖垮 Agent。 */
+  /**
+   * 把一个事件派发给所有观察者。
+   * 观察者抛异常、返回被拒绝的 promise，都不能影响宿主——扩展是别人写的代码，它崩了不该拖垮 Agent。
+   */
   emit(event: HarnessEvent): void {
     for (const { handler, source } of this.handlers) {
       try {
@@ -67,19 +70,11 @@ export class ExtensionHost implements ExtensionAPI {
 }
 
 /**
- * 加载一个扩展文件：工厂拿到一个暂存注册的 pi，限时内成功结束，注册的才一次装进宿主；
- * 抛错、超时都什么也不留下（allOrNothing）。任何失败都抛出，由调用方决定怎么报告。
- */
-export async function loadExtension(file: string, host: ExtensionHost, timeoutMs = guard.EXTENSION_LOAD_TIMEOUT_MS): Promise<void> {
-  const name = path.basename(path.resolve(file));
-  await guard.allOrNothing(host, name, timeoutMs, (pi) => importAndCall(file, pi));
-  host.loaded.push(name);
-}
-
-/**
- * 书里的那几行：import 扩展文件，检查默认导出，用 pi 调用工厂。
+ * 加载一个扩展文件，并用 pi 调用它的工厂函数（pi 见下面的 loadExtension）。
  * import() 的参数是 URL：先转成 file:// URL，Windows 的 C:\ 路径才不会被当成协议名。
- * 模块的形状只能在运行时检查，检查通过后才把默认导出当作 ExtensionFactory。宿主用 tsx 运行，扩展可以直接写成 .ts 文件。
+ * 模块的形状只能在运行时检查，检查通过后才把默认导出当作 ExtensionFactory。
+ * 任何失败都抛出，由调用方决定怎么报告。
+ * 宿主用 tsx 运行，所以扩展可以直接写成 .ts 文件，不需要先编译。
  */
 async function importAndCall(file: string, pi: ExtensionAPI): Promise<void> {
   const absolute = path.resolve(file);
@@ -90,6 +85,13 @@ async function importAndCall(file: string, pi: ExtensionAPI): Promise<void> {
   }
   guard.refuseFactoryThatDoesNothing(factory, path.basename(absolute)); // async 生成器、class：调用了也什么都不做
   await (factory as ExtensionFactory)(pi);
+}
+
+/** 加载一个扩展：工厂拿到暂存注册的 pi，限时内成功结束，注册的才一次装进宿主；抛错、超时都什么也不留下。 */
+export async function loadExtension(file: string, host: ExtensionHost, timeoutMs = guard.EXTENSION_LOAD_TIMEOUT_MS): Promise<void> {
+  const name = path.basename(path.resolve(file));
+  await guard.allOrNothing(host, name, timeoutMs, (pi) => importAndCall(file, pi));
+  host.loaded.push(name);
 }
 
 /**
