@@ -6,7 +6,7 @@ import { repoRoot } from "../lib/paths.ts";
 import { groupFiles, matchGroup, parseReadingOrder } from "../lib/reading-order.ts";
 import { compareSteps, formatStepDiff } from "../lib/step-diff.ts";
 import { worktreeFiles } from "../lib/step-files.ts";
-import { listSteps, stepDir } from "../lib/steps.ts";
+import { listSteps, stepDir, stepNumber } from "../lib/steps.ts";
 
 // 书站的步骤页模块在运行时才导入：它的类型牵涉 book/ 自己的依赖（Shiki），根目录的类型检查不装它们（book/ 的 tsconfig 另查）
 async function bookStepPages(): Promise<{ stepPage(steps: string[], step: string, chapters: never[], hooks: never): string }> {
@@ -82,6 +82,32 @@ describe("阅读顺序（README 的 **阅读顺序** 一节）", () => {
     expect(stale, "这些模式一个文件也不匹配（文件改名或删除了？）").toEqual([]);
   });
 
+  // 阅读顺序说的是真话（issue 48）：第一组「本章的想法」正是步骤 package.json 里 ideaFiles 列出的文件，
+  // 它们都是这一章新写或改过的、不在防线目录里；防线目录（src/guards/、src/providers/guards/）自成一组。
+  const isGuard = (file: string) => /^src\/(.+\/)?guards\//.test(file);
+  const labelled = steps.filter((step) => (stepNumber(step) ?? 0) >= 6);
+
+  it.each(labelled)("%s：第一组就是 package.json 的 ideaFiles，都是这一章的，不在防线目录里；防线目录自成一组", (step) => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(stepDir(repoRoot, step), "package.json"), "utf8")) as { ideaFiles?: unknown };
+    const idea = pkg.ideaFiles;
+    expect(Array.isArray(idea) && idea.length > 0, "package.json 里没有 ideaFiles（本章想法的文件清单）").toBe(true);
+    const files = source.files(step);
+    const groups = parseReadingOrder(fs.readFileSync(path.join(stepDir(repoRoot, step), "README.md"), "utf8"));
+    const inGroup = (g: number) => files.filter((f) => matchGroup(f, groups)?.group === g);
+    expect(inGroup(0).sort(), "README 阅读顺序的第一组与 ideaFiles 不一致").toEqual([...(idea as string[])].sort());
+    const previous = steps[steps.indexOf(step) - 1] ?? "";
+    const unchanged = (idea as string[]).filter((f) => source.read(previous, f)?.toString("utf8").replace(/\r\n/g, "\n") === source.read(step, f)?.toString("utf8").replace(/\r\n/g, "\n"));
+    expect(unchanged, `这些「本章的想法」与 ${previous} 一字不差：不是这一章写的`).toEqual([]);
+    expect((idea as string[]).filter(isGuard), "防线目录里的文件不是本章的想法").toEqual([]);
+    const guards = files.filter(isGuard);
+    expect(guards.length, "这一步没有防线目录").toBeGreaterThan(0);
+    const guardGroups = new Set(guards.map((f) => matchGroup(f, groups)?.group));
+    expect(guardGroups.size, "防线目录的文件分散在几组里").toBe(1);
+    const [g] = [...guardGroups];
+    expect(g === undefined ? "" : groups[g]?.title, "防线那一组的组名要说它是防线").toMatch(/防线/);
+    expect(inGroup(g ?? -1).filter((f) => !isGuard(f)), "防线那一组混进了别的文件").toEqual([]);
+  });
+
   it("07 → 08：打印的第一段 src/ 差异是 SSE 或模型服务，排在 demo、扩展宿主、循环之前", () => {
     const c = compareSteps(repoRoot, "step07-abort-extensions", "step08-real-model", { worktree: true });
     const text = formatStepDiff(c);
@@ -89,7 +115,7 @@ describe("阅读顺序（README 的 **阅读顺序** 一节）", () => {
     expect(hunks[0]).toMatch(/^src\/(sse\.ts|providers\/)/);
     const first = (f: string) => hunks.indexOf(f);
     const idea = Math.max(first("src/sse.ts"), first("src/providers/openai-completions.ts"), first("src/providers/anthropic-messages.ts"));
-    for (const later of ["src/demo.ts", "src/extensions.ts", "src/extension-checks.ts", "src/agent-loop.ts"]) {
+    for (const later of ["src/demo.ts", "src/extensions.ts", "src/guards/extensions.ts", "src/agent-loop.ts"]) {
       expect(first(later), later).toBeGreaterThan(idea);
     }
     expect(text).toMatch(/^════ 本章的想法 ════$/m);

@@ -13,7 +13,7 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { runAgentLoop } from "./agent-loop.js";
 import { createFakeModel } from "./fake-model.js";
-import { saveReplyBeforeExit } from "./process-exit.js";
+import { saveReplyBeforeExit } from "./guards/process-exit.js";
 import { renderEvents } from "./render.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";

@@ -8,7 +8,7 @@
 import type { Interface } from "node:readline";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { saveReplyBeforeExit } from "../src/process-exit.js";
+import { saveReplyBeforeExit } from "../src/guards/process-exit.js";
 
 type Watched = "SIGTERM" | "SIGHUP";
 const SIGNALS: Watched[] = ["SIGTERM", "SIGHUP"];

@@ -1,13 +1,12 @@
 /**
- * src/session-fit.ts 直接在测试进程里测（CLI 测试里的超长消息跑在子进程里，变异测试看不到那里）：
+ * src/guards/session-write.ts 的 lineWithinLimit 直接在测试进程里测（CLI 测试里的超长消息跑在子进程里，变异测试看不到那里）：
  * 放得下的原样写；放不下的把过长的文字截短、注明原来多长，这一行守住上限；
  * 截短不拆开代理对，正好 K 个字符的不截；再截一次时按比例缩；截到很短仍放不下就抛 LineTooLong；
  * 别的错误（原样写时、截短之后写时）原样抛出，不去截短；原来的消息不动。
  */
 import { describe, expect, it } from "vitest";
 
-import { lineWithinLimit } from "../src/session-fit.js";
-import { LineTooLong } from "../src/session-write.js";
+import { LineTooLong, lineWithinLimit } from "../src/guards/session-write.js";
 import type { Message } from "../src/types.js";
 
 const entry = (message: Message) => ({ type: "message", id: "a1", parentId: null, message });
@@ -30,7 +29,7 @@ function thrownBy(run: () => unknown): unknown {
 
 function fit(message: Message, max: number) {
   const told: string[] = [];
-  const line = lineWithinLimit(entry(message), max, (l) => told.push(l));
+  const line = lineWithinLimit(entry(message), JSON.stringify, max, (l) => told.push(l));
   return { line, told };
 }
 
@@ -113,7 +112,7 @@ describe("放不下：截短过长的文字", () => {
   it("上万段各自不长的文字：截到很短也放不下，抛出 LineTooLong，不说截短了", () => {
     const parts = Array.from({ length: 2000 }, () => ({ type: "text" as const, text: "abc" }));
     const told: string[] = [];
-    expect(() => lineWithinLimit(entry({ role: "assistant", stopReason: "stop", content: parts }), 500, (l) => told.push(l))).toThrow(LineTooLong);
+    expect(() => lineWithinLimit(entry({ role: "assistant", stopReason: "stop", content: parts }), JSON.stringify, 500, (l) => told.push(l))).toThrow(LineTooLong);
     expect(told).toEqual([]);
   });
 
@@ -121,7 +120,7 @@ describe("放不下：截短过长的文字", () => {
     // 一个 toJSON 会抛错的值：写不出这一行，和「太长」无关
     const odd = { role: "toolResult", toolCallId: "c1", toolName: "t", content: "x", extra: { toJSON: () => { throw new Error("坏"); } } } as unknown as Message;
     const told: string[] = [];
-    const thrown = thrownBy(() => lineWithinLimit(entry(odd), 10_000, (l) => told.push(l)));
+    const thrown = thrownBy(() => lineWithinLimit(entry(odd), JSON.stringify, 10_000, (l) => told.push(l)));
     expect(thrown).toBeInstanceOf(Error);
     expect(thrown).not.toBeInstanceOf(LineTooLong);
     expect((thrown as Error).message).toContain("写出的一行与消息对不上");
@@ -152,7 +151,7 @@ describe("放不下：截短过长的文字", () => {
     // cutLongText 把 Date 抄成 {}：若把这种错误也当作太长，就会悄悄存下一份少了东西的消息
     const odd = { role: "toolResult", toolCallId: "c1", toolName: "t", content: "x", at: new Date(0) } as unknown as Message;
     const told: string[] = [];
-    expect(() => lineWithinLimit(entry(odd), 10_000, (l) => told.push(l))).toThrow("写出的一行与消息对不上");
+    expect(() => lineWithinLimit(entry(odd), JSON.stringify, 10_000, (l) => told.push(l))).toThrow("写出的一行与消息对不上");
     expect(told).toEqual([]);
   });
 
@@ -162,7 +161,7 @@ describe("放不下：截短过长的文字", () => {
     const extra = { toJSON: () => (calls++ === 0 ? "y".repeat(5000) : "短") };
     const odd = { role: "toolResult", toolCallId: "c1", toolName: "t", content: "x", extra } as unknown as Message;
     const told: string[] = [];
-    const thrown = thrownBy(() => lineWithinLimit(entry(odd), 1000, (l) => told.push(l)));
+    const thrown = thrownBy(() => lineWithinLimit(entry(odd), JSON.stringify, 1000, (l) => told.push(l)));
     expect(thrown).not.toBeInstanceOf(LineTooLong);
     expect((thrown as Error).message).toContain("写出的一行与消息对不上");
     expect(calls).toBe(2);

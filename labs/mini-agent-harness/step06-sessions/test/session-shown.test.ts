@@ -10,8 +10,9 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { Session } from "../src/session.js";
-import { shownOnOneLine } from "../src/session-shown.js";
+import { shownOnOneLine } from "../src/guards/shown.js";
 import type { Message } from "../src/types.js";
+import { SESSION_LIMITS } from "../src/guards/session-lines.js";
 
 let dir: string;
 beforeEach(() => {
@@ -98,7 +99,7 @@ describe("会话的提示：外来的文字不把一句提示拆开，也不控�
 
   it("[会话] 截短再存：工具名里的控制字符同样看得见，会话文件里是原名", () => {
     const file = path.join(dir, "cut.jsonl");
-    const session = Session.create(file, 2000);
+    const session = Session.create(file, { ...SESSION_LIMITS, lineBytes: 2000 });
     const reported: string[] = [];
     session.warn = (line) => reported.push(line);
     const toolName = "read\u202eelif\x1b[8m";
@@ -106,7 +107,7 @@ describe("会话的提示：外来的文字不把一句提示拆开，也不控�
     expect(reported).toHaveLength(1);
     expect(reported[0]).toMatch(/^\[会话\] 工具 read\\u202eelif\\x1b\[8m 的结果写成一行超过每行 2000 字节的上限/);
     expect(reported[0]).not.toMatch(RAW);
-    const [saved] = Session.open(file, [], 2000).messages() as Message[];
+    const [saved] = Session.open(file, [], { ...SESSION_LIMITS, lineBytes: 2000 }).messages() as Message[];
     expect(saved?.role === "toolResult" && saved.toolName).toBe(toolName);
   });
 

@@ -15,8 +15,8 @@ import { fileURLToPath } from "node:url";
 import { runAgentLoop } from "./agent-loop.js";
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { createFakeModel } from "./fake-model.js";
-import { saveReplyBeforeExit } from "./process-exit.js";
-import { renderEvents, visible } from "./render.js";
+import { saveReplyBeforeExit } from "./guards/process-exit.js";
+import { renderEvents } from "./render.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { Context } from "./types.js";
@@ -173,4 +173,4 @@ function describeLoadError(file: string, error: unknown): string {
 }
 
 // 放在末尾而不是顶部：上面的行是第 8.5 章逐行引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
-import { describeError } from "./describe-error.js";
+import { describeError, visible } from "./guards/shown.js";

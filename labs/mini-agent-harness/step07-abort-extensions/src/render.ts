@@ -4,21 +4,13 @@
  */
 
 import type { AssistantMessage, HarnessEvent, ToolResultMessage } from "./types.js";
-import { clipForTerminal } from "./terminal-safe.js";
+import { clipForTerminal, visible } from "./guards/shown.js";
 /** 输出目标，默认是标准输出；测试时可以换成收集字符串的函数。 */
 export type Write = (text: string) => void;
 
 const stdoutWrite: Write = (text) => {
   process.stdout.write(text);
 };
-
-/**
- * 外来的文字（模型输出、工具结果、错误信息、扩展的名字）原样写到终端，里面的 ESC 序列就能清屏、改窗口标题，双向控制符（U+202E 等）能把文字倒着显示。
- * 显示之前把它们换成看得见的 \x1b、\u202e 写法；换行、制表符与 \r\n 照常。会话文件里存的仍是原文。
- */
-export function visible(text: string): string {
-  return text.replace(/\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => ch < "\u0100" ? `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}` : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
 
 /** 消费整条事件流，边收边显示。 */
 export async function renderEvents(events: AsyncIterable<HarnessEvent>, write: Write = stdoutWrite): Promise<void> {

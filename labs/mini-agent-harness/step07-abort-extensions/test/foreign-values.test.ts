@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-import { describeError } from "../src/describe-error.js";
+import { describeError } from "../src/guards/shown.js";
 import { ExtensionHost, loadExtension } from "../src/extensions.js";
 import { createFakeModel } from "../src/fake-model.js";
 import type { Rule } from "../src/rules.js";

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, tooDeep } from "../src/json-depth.js";
+import { MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, tooDeep } from "../src/guards/json.js";
 import { Session } from "../src/session.js";
 import type { Message } from "../src/types.js";
 

@@ -9,10 +9,12 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { loadSession, Session } from "../src/session.js";
-import { MAX_SESSION_BYTES } from "../src/session-lines.js";
-import { entryLine } from "../src/session-write.js";
+import { SESSION_LIMITS } from "../src/guards/session-lines.js";
+import { entryLine } from "../src/guards/session-write.js";
 import type { Message } from "../src/types.js";
 import { makeSandbox, removeSandbox, runCli } from "./helpers/cli.js";
+
+const MAX_SESSION_BYTES = SESSION_LIMITS.fileBytes;
 
 let dir: string;
 beforeEach(() => {
@@ -99,7 +101,7 @@ describe("第 1 条：学习者改过的最后一行不会被截掉", () => {
 describe("第 4 条：一条大得超过每行上限的消息", () => {
   it("截短了再存，屏幕上说一句；文件照常打开，之后的消息照常保存", () => {
     const file = path.join(dir, "big.jsonl");
-    const session = Session.create(file, 2000);
+    const session = Session.create(file, { ...SESSION_LIMITS, lineBytes: 2000 });
     const reported: string[] = [];
     session.warn = (line) => reported.push(line);
     session.append(user("一"));
@@ -108,7 +110,7 @@ describe("第 4 条：一条大得超过每行上限的消息", () => {
     session.append(user("二"));
     expect(reported).toEqual([expect.stringMatching(/^\[会话\] 工具 read_file 的结果写成一行超过每行 2000 字节的上限：会话文件里存的是截短的版本/)]);
     expect(huge.content).toBe("长".repeat(5000)); // 这次对话里的消息没有被改动
-    const messages = Session.open(file, [], 2000).messages();
+    const messages = Session.open(file, [], { ...SESSION_LIMITS, lineBytes: 2000 }).messages();
     expect(messages.map((m) => m.role)).toEqual(["user", "toolResult", "user"]);
     expect(messages[1]?.content).toMatch(/^长+…［会话文件只保存了前 \d+ 个字符，原文 5000 个字符］$/);
     expect(fs.readFileSync(file, "utf8").split("\n").every((line) => Buffer.byteLength(line) <= 2000)).toBe(true);
@@ -116,7 +118,7 @@ describe("第 4 条：一条大得超过每行上限的消息", () => {
 
   it("助手回复里的每一段过长文字都截短，工具调用的参数也一样", () => {
     const file = path.join(dir, "parts.jsonl");
-    const session = Session.create(file, 3000);
+    const session = Session.create(file, { ...SESSION_LIMITS, lineBytes: 3000 });
     session.warn = () => {};
     session.append({
       role: "assistant",
@@ -126,7 +128,7 @@ describe("第 4 条：一条大得超过每行上限的消息", () => {
       ],
       stopReason: "toolUse",
     });
-    const [saved] = Session.open(file, [], 3000).messages();
+    const [saved] = Session.open(file, [], { ...SESSION_LIMITS, lineBytes: 3000 }).messages();
     expect(saved?.role).toBe("assistant");
     expect(JSON.stringify(saved)).toContain("原文 3000 个字符");
     expect(JSON.stringify(saved)).toContain("原文 5000 个字符");
@@ -136,12 +138,12 @@ describe("第 4 条：一条大得超过每行上限的消息", () => {
     vi.spyOn(JSON, "stringify").mockImplementationOnce(() => {
       throw new RangeError("Invalid string length");
     });
-    expect(() => entryLine({ text: "很长" }, 1000)).toThrow("这条消息太大，写成一行超过了 JavaScript 字符串的上限");
+    expect(() => entryLine({ text: "很长" }, JSON.stringify, 1000)).toThrow("这条消息太大，写成一行超过了 JavaScript 字符串的上限");
   });
 
   it("第一次写成一行就超过 V8 的字符串上限：截短后照常保存，没有「会话未保存」", () => {
     const file = path.join(dir, "v8.jsonl");
-    const session = Session.create(file, 1000);
+    const session = Session.create(file, { ...SESSION_LIMITS, lineBytes: 1000 });
     const reported: string[] = [];
     session.warn = (line) => reported.push(line);
     vi.spyOn(JSON, "stringify").mockImplementationOnce(() => {
@@ -151,7 +153,7 @@ describe("第 4 条：一条大得超过每行上限的消息", () => {
     expect(reported).toHaveLength(1);
     expect(reported[0]).toMatch(/^\[会话\] 你说的「长+…」写成一行超过每行 1000 字节的上限/);
     expect(reported[0]).not.toContain("toJSON");
-    expect(Session.open(file, [], 1000).messages()).toHaveLength(1);
+    expect(Session.open(file, [], { ...SESSION_LIMITS, lineBytes: 1000 }).messages()).toHaveLength(1);
   });
 });
 
@@ -161,8 +163,8 @@ describe("第 8 条：大得每一轮都会失败的会话文件", () => {
     fs.writeFileSync(file, first.repeat(100));
     const size = fs.statSync(file).size;
     const readSync = vi.spyOn(fs, "readSync");
-    expect(() => Session.open(file, [], 1000, 2000)).toThrow(`会话文件 huge.jsonl 有 ${size} 字节，超过每个会话 2000 字节的上限`);
-    expect(() => loadSession(file, [], 1000, 2000)).toThrow("每一轮都会失败。没有读入它（也没有改动文件）；请开一个新会话");
+    expect(() => Session.open(file, [], { lineBytes: 1000, fileBytes: 2000 })).toThrow(`会话文件 huge.jsonl 有 ${size} 字节，超过每个会话 2000 字节的上限`);
+    expect(() => loadSession(file, [], { lineBytes: 1000, fileBytes: 2000 })).toThrow("每一轮都会失败。没有读入它（也没有改动文件）；请开一个新会话");
     expect(readSync).not.toHaveBeenCalled();
     expect(fs.statSync(file).size).toBe(size);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
@@ -186,13 +188,13 @@ describe("第 8 条：大得每一轮都会失败的会话文件", () => {
 
   it("写入时也守同一个上限：到了上限就停止保存、说一句，文件下次照常打开", () => {
     const file = path.join(dir, "grow.jsonl");
-    const session = Session.create(file, 1000, 300);
+    const session = Session.create(file, { lineBytes: 1000, fileBytes: 300 });
     const reported: string[] = [];
     session.warn = (line) => reported.push(line);
     for (let i = 1; i <= 10; i++) session.append(user(`第 ${i} 句话`));
     expect(reported).toEqual([expect.stringMatching(/^\[会话未保存\] grow\.jsonl：会话文件已经到了每个会话 300 字节的上限.*从你说的「第 \d+ 句话」起/)]);
     expect(fs.statSync(file).size).toBeLessThanOrEqual(300);
-    expect(Session.open(file, [], 1000, 300).messages().length).toBeGreaterThan(0);
+    expect(Session.open(file, [], { lineBytes: 1000, fileBytes: 300 }).messages().length).toBeGreaterThan(0);
   });
 });
 

@@ -13,8 +13,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { Session } from "../src/session.js";
-import { skippableTornTail } from "../src/session-tail.js";
-import { ioReason } from "../src/session-write.js";
+import { tornTailStart } from "../src/guards/session-tail.js";
+import { ioReason } from "../src/guards/session-write.js";
 import type { Message } from "../src/types.js";
 import { HOSTILE_VALUES } from "./helpers/hostile-values.js";
 
@@ -74,8 +74,8 @@ describe.each(HOSTILE)("被抛出的是 %s", (_label, make) => {
 
   it("解析一行时抛出（JSON.parse 被换掉了）：说出文件名与行号，不是宿主自己的 TypeError", () => {
     const unparsed = { lineNumber: 2, start: 10, line: "{坏", ended: true };
-    expect(() => skippableTornTail("x.jsonl", unparsed, 1, make(), [])).toThrow(/^会话文件 x\.jsonl 第 2 行不是合法的 JSON：.+$/);
-    expect(() => skippableTornTail("x.jsonl", { ...unparsed, ended: false }, 1, make(), [])).toThrow(/^会话文件 x\.jsonl 第 2 行（最后一行）不是合法的 JSON/);
+    expect(() => tornTailStart("x.jsonl", unparsed, 1, make())).toThrow(/^会话文件 x\.jsonl 第 2 行不是合法的 JSON：.+$/);
+    expect(() => tornTailStart("x.jsonl", { ...unparsed, ended: false }, 1, make())).toThrow(/^会话文件 x\.jsonl 第 2 行（最后一行）不是合法的 JSON/);
   });
 });
 

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { loadSession, Session } from "../src/session.js";
 import type { Message } from "../src/types.js";
+import { SESSION_LIMITS } from "../src/guards/session-lines.js";
 import { makeSandbox, removeSandbox, runCli, runCliProcess, type CliResult } from "./helpers/cli.js";
 
 let dir: string;
@@ -247,7 +248,7 @@ describe("第 4 条：长得装不进字符串的行", () => {
       bytesRead += n;
       return n;
     });
-    expect(() => Session.open(file, [], 1000)).toThrow("会话文件 huge.jsonl 第 2 行超过每行 1000 字节的上限");
+    expect(() => Session.open(file, [], { ...SESSION_LIMITS, lineBytes: 1000 })).toThrow("会话文件 huge.jsonl 第 2 行超过每行 1000 字节的上限");
     expect(bytesRead).toBeLessThan(1024 * 1024); // 12 MB 的那一行没有整个读进来
     expect(fs.statSync(file).size).toBe(sizeBefore);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
@@ -257,17 +258,17 @@ describe("第 4 条：长得装不进字符串的行", () => {
     const file = path.join(dir, "long.jsonl");
     const long = "长".repeat(40_000); // 12 万字节：跨过 64 KiB 的读取块
     fs.writeFileSync(file, entry("e1", null, user(long)) + "\n" + entry("e2", "e1", user("二")) + "\n");
-    expect(loadSession(file, [], 200_000).messages.map((m) => m.content)).toEqual([long, "二"]);
+    expect(loadSession(file, [], { ...SESSION_LIMITS, lineBytes: 200_000 }).messages.map((m) => m.content)).toEqual([long, "二"]);
   });
 
   it("写入时也守同一个上限：超长的消息截短了再存（原样存下次就打不开），说一句", () => {
     const file = path.join(dir, "write.jsonl");
-    const session = Session.create(file, 1000);
+    const session = Session.create(file, { ...SESSION_LIMITS, lineBytes: 1000 });
     const reported = collecting(session);
     session.append(user("一"));
     session.append(user("长".repeat(1000)));
     expect(reported).toEqual([expect.stringContaining("超过每行 1000 字节的上限")]);
-    const [first, cut] = Session.open(file, [], 1000).messages();
+    const [first, cut] = Session.open(file, [], { ...SESSION_LIMITS, lineBytes: 1000 }).messages();
     expect(first).toEqual(user("一"));
     expect(cut?.content).toMatch(/^长+…［会话文件只保存了前 \d+ 个字符，原文 1000 个字符］$/);
   });

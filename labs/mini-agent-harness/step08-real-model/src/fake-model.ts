@@ -6,7 +6,7 @@
  * 全程离线、结果确定，所以每一步的 demo 都能和 golden 文件逐字比对。
  */
 
-import { describeError } from "./describe-error.js";
+import { describeError } from "./guards/shown.js";
 import { pickRule, lastText, RULES, type Rule } from "./rules.js";
 import type { AssistantMessage, Context, StreamEvent, StreamFn, ToolCall } from "./types.js";
 

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCli } from "./cli.js";
-import { saveReplyBeforeExit } from "./process-exit.js";
+import { saveReplyBeforeExit } from "./guards/process-exit.js";
 
 const code = await runCli({
   argv: process.argv.slice(2),

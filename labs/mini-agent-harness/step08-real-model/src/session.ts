@@ -9,23 +9,19 @@
  *   - parentId 把条目串成一条链，恢复时从最后一条往回走，就能还原当时的上下文
  *     （Pi 的会话文件也是这个结构，它还用 parentId 表示分支）。
  *
- * 会话文件是外来的输入，打开它绝不能把它弄坏。防护各在一个小文件里，这里每处只调用一行：
- *   - session-lines.ts：按字节逐行读、每行与整个文件有上限，不是普通文件不读；
- *   - session-guards.ts：每一行的形状（session-entry.ts）、重复的 id、编号、parentId 的环；
- *   - session-tail.ts：解析不了的最后一行，只有像本程序写到一半的才截掉（先另存成 .bak）；
- *   - session-lock.ts：同一时刻只有一个进程写；
- *   - session-write.ts、session-fit.ts：写之前核对这一行，太长的截短再存，写不进去时说一句、停止保存。
+ * 会话文件是外来的输入，打开它绝不能把它弄坏。防线都在 guards/ 里，这里每处只调用一行：按字节读行、
+ * 守住上限（lines），每行的形状与 parentId 链（entryChecks），写到一半的最后一行（tail），一次只许一个进程写（lock），
+ * 写之前核对、写不进去时说一句（write）。
  */
 
 import fs from "node:fs";
 import path from "node:path";
 
-import { lineWithinLimit } from "./session-fit.js";
-import { missingParent, nextNumberAfter, rejectCycle, rejectMalformedEntry } from "./session-guards.js";
-import { MAX_LINE_BYTES, MAX_SESSION_BYTES, readLines } from "./session-lines.js";
-import { lockSession, unlockOnError, unlockSession } from "./session-lock.js";
-import { repairTail, skippableTornTail } from "./session-tail.js";
-import { appendWholeLine, checkWritable, savingStoppedNotice } from "./session-write.js";
+import * as entryChecks from "./guards/session-entries.js";
+import * as lines from "./guards/session-lines.js";
+import * as lock from "./guards/session-lock.js";
+import * as tail from "./guards/session-tail.js";
+import * as write from "./guards/session-write.js";
 import type { HarnessEvent, Message } from "./types.js";
 
 export interface SessionEntry {
@@ -64,28 +60,27 @@ export class Session {
     private readonly restored: Message[], // 恢复出的消息，按时间顺序
     private lastId: string | null,
     private nextNumber: bigint,
-    private readonly maxLineBytes: number,
-    private readonly maxFileBytes: number,
+    private readonly limits: lines.SessionLimits, // 每行与整个文件的字节上限：读和写守同一组
   ) {}
 
   /** 新建一个会话。文件等到第一条消息时才创建：只打开、没说话就退出，不会留下空文件让 --continue 误选。 */
-  static create(file: string, maxLineBytes = MAX_LINE_BYTES, maxFileBytes = MAX_SESSION_BYTES): Session {
-    checkWritable(path.dirname(file)); // 写不进去的目录现在就说，不等到第一次写入
+  static create(file: string, limits = lines.SESSION_LIMITS): Session {
+    write.checkWritable(path.dirname(file)); // 写不进去的目录现在就说，不等到第一次写入
     fs.rmSync(file, { force: true });
-    return new Session(file, [], null, 1n, maxLineBytes, maxFileBytes);
+    return new Session(file, [], null, 1n, limits);
   }
 
   /** 打开已有的会话文件：先加锁，再读出全部条目，沿 parentId 还原消息链，最后修补末尾。 */
-  static open(file: string, warnings: SessionWarnings = [], maxLineBytes = MAX_LINE_BYTES, maxFileBytes = MAX_SESSION_BYTES): Session {
-    checkWritable(path.dirname(file), file);
-    lockSession(file, path.basename(file));
+  static open(file: string, warnings: SessionWarnings = [], limits = lines.SESSION_LIMITS): Session {
+    write.checkWritable(path.dirname(file), file);
+    lock.lockSession(file, path.basename(file));
     // 修补只发生在确认它是会话文件之后：截掉写了一半的行（先另存一份），或补上结尾的换行
-    const { entries, messages } = unlockOnError(file, () => {
-      const loaded = loadSession(file, warnings, maxLineBytes, maxFileBytes);
-      repairTail(file, loaded.repair, warnings);
+    const { entries, messages } = lock.unlockOnError(file, () => {
+      const loaded = loadSession(file, warnings, limits);
+      tail.repairTail(file, loaded.repair, warnings);
       return loaded;
     });
-    const session = new Session(file, messages, entries.at(-1)?.id ?? null, nextNumberAfter(entries), maxLineBytes, maxFileBytes);
+    const session = new Session(file, messages, entries.at(-1)?.id ?? null, entryChecks.nextNumberAfter(entries), limits);
     session.locked = true;
     return session;
   }
@@ -106,17 +101,18 @@ export class Session {
     return [...this.restored];
   }
 
-  /** 追加一条消息，同步写入。写不进去不抛出：说一句哪条起没有保存，之后不再写，对话照常进行。 */
+  /** 追加一条消息：写成一行 JSON，同步追加到文件末尾。写不进去不抛出：说一句哪条起没有保存，之后不再写，对话照常进行。 */
   append(message: Message): void {
     if (this.savingStopped) return;
     const entry: SessionEntry = { type: "message", id: `e${this.nextNumber}`, parentId: this.lastId, message };
     try {
-      const line = lineWithinLimit(entry, this.maxLineBytes, this.warn);
+      // 防线包在两个真正干活的调用外面：写出的一行读回来要就是这条消息，太长的截短再存；写到一半失败就截掉半行
+      const line = write.lineWithinLimit(entry, JSON.stringify, this.limits.lineBytes, this.warn);
       if (!this.locked) this.lockOnFirstWrite();
-      appendWholeLine(this.file, line, this.maxFileBytes);
+      write.appendWholeLine(this.file, line, this.limits.fileBytes, () => fs.appendFileSync(this.file, line));
     } catch (error) {
       this.savingStopped = true;
-      this.warn(savingStoppedNotice(this.file, message, error));
+      this.warn(write.savingStoppedNotice(this.file, message, error));
       return;
     }
     this.lastId = entry.id;
@@ -136,36 +132,36 @@ export class Session {
 
   /** 放开这个文件的锁：之后别的进程可以打开它；本对象再写入时会重新加锁。进程退出时会自动放开。 */
   close(): void {
-    if (this.locked) unlockSession(this.file);
+    if (this.locked) lock.unlockSession(this.file);
     this.locked = false;
   }
 
   /** 新会话的第一次写入：建目录、加锁。 */
   private lockOnFirstWrite(): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    lockSession(this.file, path.basename(this.file));
+    lock.lockSession(this.file, path.basename(this.file));
     this.locked = true;
   }
 }
 
 /**
  * 只读地加载一个会话文件：解析、检查每一行、沿 parentId 还原消息链。不加锁，也不改文件，
- * 查看器之类的程序可以放心调用。坏文件抛出一句说明（文件与行号）。两个上限是每行与整个文件的字节数。
+ * 查看器之类的程序可以放心调用。坏文件抛出一句说明（文件与行号）。
  */
-export function loadSession(file: string, warnings: SessionWarnings = [], maxLineBytes = MAX_LINE_BYTES, maxFileBytes = MAX_SESSION_BYTES): LoadedSession {
-  const { entries, repair } = readEntries(file, warnings, maxLineBytes, maxFileBytes);
+export function loadSession(file: string, warnings: SessionWarnings = [], limits = lines.SESSION_LIMITS): LoadedSession {
+  const { entries, repair } = readEntries(file, warnings, limits);
   const chain = walkBack(entries, path.basename(file)).filter((entry) => entry.type === "message");
   const messages = chain.map((entry) => entry.message as Message);
   return repair ? { entries, messages, repair } : { entries, messages };
 }
 
 /** 逐行解析。readLines 按字节切行，行的起点是字节位置：截断半行时要的正是它。 */
-function readEntries(file: string, warnings: SessionWarnings, maxLineBytes: number, maxFileBytes: number): Pick<LoadedSession, "entries" | "repair"> {
+function readEntries(file: string, warnings: SessionWarnings, limits: lines.SessionLimits): Pick<LoadedSession, "entries" | "repair"> {
   const name = path.basename(file);
   const entries: RawEntry[] = [];
   const lineOfId = new Map<string, number>();
   let endsWithNewline = true;
-  for (const { number: lineNumber, start, text, ended } of readLines(file, maxLineBytes, maxFileBytes)) {
+  for (const { number: lineNumber, start, text, ended } of lines.readLines(file, limits)) {
     endsWithNewline = ended;
     const line = lineNumber === 1 && text.startsWith("\uFEFF") ? text.slice(1) : text; // 有些编辑器会加 BOM
     if (line.trim() === "") continue;
@@ -173,10 +169,12 @@ function readEntries(file: string, warnings: SessionWarnings, maxLineBytes: numb
     try {
       parsed = JSON.parse(line);
     } catch (error) {
-      // 只有本程序写到一半的最后一行可以跳过（由 Session.open 截掉）；别的坏行原样拒绝
-      return { entries, repair: { truncateAt: skippableTornTail(name, { lineNumber, start, line, ended }, entries.length, error, warnings) } };
+      // 只有本程序写到一半的最后一行可以跳过（由 Session.open 从它的起点截掉）；别的坏行原样拒绝
+      const truncateAt = tail.tornTailStart(name, { lineNumber, start, line, ended }, entries.length, error);
+      warnings.push(`会话文件 ${name} 第 ${lineNumber} 行不完整（上次可能写到一半时退出），已跳过`);
+      return { entries, repair: { truncateAt } };
     }
-    rejectMalformedEntry(name, lineNumber, parsed, lineOfId);
+    entryChecks.rejectMalformedEntry(name, lineNumber, parsed, lineOfId);
     const entry = parsed as RawEntry;
     if (entry.type !== "message") warnings.push(`会话文件 ${name} 第 ${lineNumber} 行：不认识的条目类型 ${JSON.stringify(entry.type)}，已跳过`);
     entries.push(entry);
@@ -192,9 +190,9 @@ function walkBack(entries: RawEntry[], name: string): RawEntry[] {
   let current = entries.at(-1);
   while (current) {
     chain.push(current);
-    rejectCycle(chain.length, entries.length, name);
+    entryChecks.rejectCycle(chain.length, entries.length, name);
     if (current.parentId === null) break;
-    current = byId.get(current.parentId) ?? missingParent(name, current);
+    current = byId.get(current.parentId) ?? entryChecks.missingParent(name, current);
   }
   return chain.reverse();
 }

@@ -1,6 +1,6 @@
 /**
  * 配置错误不是网络错误：地址与密钥写错，启动时就一句话点名是哪个设置，退出码 2，
- * 不发请求、不重试（src/providers/settings-check.ts）。密钥本身从不打印。
+ * 不发请求、不重试（src/providers/guards/settings.ts）。密钥本身从不打印。
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
-import { MAX_JSON_DEPTH } from "../src/json-depth.js";
+import { MAX_JSON_DEPTH } from "../src/guards/json.js";
 import { CALC, collect, HELLO, KEY } from "./helpers/providers.js";
 import { sseResponse, type SseEvent } from "./helpers/raw-server.js";
 

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 
-import { errorCode } from "../src/describe-error.js";
+import { errorCode } from "../src/guards/shown.js";
 
 describe("errorCode", () => {
   it("Node 的错误：交出 code", () => {

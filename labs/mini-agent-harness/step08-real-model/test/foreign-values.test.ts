@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { describeError } from "../src/describe-error.js";
+import { describeError } from "../src/guards/shown.js";
 import { ExtensionHost, loadExtension } from "../src/extensions.js";
 import { createFakeModel } from "../src/fake-model.js";
 import { ReplyBuilder } from "../src/providers/reply.js";

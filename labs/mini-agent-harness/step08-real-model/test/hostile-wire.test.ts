@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { MAX_ERROR_BODY_BYTES } from "../src/providers/http-error.js";
-import { redactSecrets } from "../src/providers/url.js";
+import { redactSecrets } from "../src/providers/guards/settings.js";
 import { collect, KEY } from "./helpers/providers.js";
 import { rawServers, sendSse } from "./helpers/raw-server.js";
 

@@ -2,11 +2,10 @@
 // 全部在进程内：直接调函数、直接构造 Response，不起服务器、不起子进程。
 import { describe, expect, it } from "vitest";
 
-import { keepLoopbackDirect, nodeHasProxySwitch, proxyHint } from "../src/providers/proxy.js";
-import { fetchSameOrigin, redirectTarget } from "../src/providers/redirect.js";
+import { fetchSameOrigin, keepLoopbackDirect, nodeHasProxySwitch, proxyHint, redirectTarget } from "../src/providers/guards/network.js";
 import { ReplyBuilder } from "../src/providers/reply.js";
 import { toolsToSend } from "../src/providers/transform-messages.js";
-import { joinUrl, querySecrets, redactSecrets, redactUrlQuery, safeUrl } from "../src/providers/url.js";
+import { joinUrl, querySecrets, redactSecrets, redactUrlQuery, safeUrl } from "../src/providers/guards/settings.js";
 
 describe("url：拼地址与抹秘密", () => {
   it("joinUrl：末尾多写的斜杠（几个都算）去掉；解析不了的地址照旧拼接", () => {

@@ -8,10 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { entryProblem } from "../src/session-entry.js";
-import { readLines } from "../src/session-lines.js";
-import { lockSession, unlockSession } from "../src/session-lock.js";
-import { entryLine, ioReason } from "../src/session-write.js";
+import { entryProblem } from "../src/guards/session-entries.js";
+import { readLines, SESSION_LIMITS } from "../src/guards/session-lines.js";
+import { lockSession, unlockSession } from "../src/guards/session-lock.js";
+import { entryLine, ioReason } from "../src/guards/session-write.js";
 import { loadSession, Session } from "../src/session.js";
 import type { Message } from "../src/types.js";
 
@@ -114,7 +114,7 @@ describe("readLines：每行的上限与文件句柄", () => {
   it("同一块里的多行各自计长：每行都在上限以内就照常读出", () => {
     const file = path.join(dir, "many.jsonl");
     fs.writeFileSync(file, `${line(60)}\n${line(60)}\n${line(60)}\n`);
-    expect([...readLines(file, 100)].map((l) => [l.number, l.start, l.text.length, l.ended])).toEqual([
+    expect([...readLines(file, { ...SESSION_LIMITS, lineBytes: 100 })].map((l) => [l.number, l.start, l.text.length, l.ended])).toEqual([
       [1, 0, 60, true],
       [2, 61, 60, true],
       [3, 122, 60, true],
@@ -124,8 +124,8 @@ describe("readLines：每行的上限与文件句柄", () => {
   it("正好等于上限的一行照常读出，多一个字节就拒绝", () => {
     const file = path.join(dir, "edge.jsonl");
     fs.writeFileSync(file, `${line(100)}\n`);
-    expect([...readLines(file, 100)].map((l) => l.text)).toEqual([line(100)]);
-    expect(() => [...readLines(file, 99)]).toThrow("会话文件 edge.jsonl 第 1 行超过每行 99 字节的上限");
+    expect([...readLines(file, { ...SESSION_LIMITS, lineBytes: 100 })].map((l) => l.text)).toEqual([line(100)]);
+    expect(() => [...readLines(file, { ...SESSION_LIMITS, lineBytes: 99 })]).toThrow("会话文件 edge.jsonl 第 1 行超过每行 99 字节的上限");
   });
 
   it("读完、读到一半报错、调用方提前不读：文件句柄都关上", () => {
@@ -145,7 +145,7 @@ describe("readLines：每行的上限与文件句柄", () => {
     const file = path.join(dir, "fd.jsonl");
     fs.writeFileSync(file, `${line(10)}\n${line(200)}\n`);
     expect([...readLines(file)]).toHaveLength(2);
-    expect(() => [...readLines(file, 100)]).toThrow("超过每行 100 字节的上限");
+    expect(() => [...readLines(file, { ...SESSION_LIMITS, lineBytes: 100 })]).toThrow("超过每行 100 字节的上限");
     for (const _ of readLines(file)) break;
     expect(opened).toHaveLength(3);
     expect(closed).toEqual(opened);
@@ -242,7 +242,7 @@ describe("会话的锁", () => {
   async function freshLocks() {
     vi.resetModules();
     const before = new Set(process.listeners("exit"));
-    const fresh = (await import("../src/session-lock.js")) as typeof import("../src/session-lock.js");
+    const fresh = (await import("../src/guards/session-lock.js")) as typeof import("../src/guards/session-lock.js");
     const a = path.join(dir, "a.jsonl");
     const b = path.join(dir, "b.jsonl");
     fresh.lockSession(a, "a.jsonl");
@@ -443,21 +443,21 @@ describe("loadSession：parentId 链", () => {
 describe("entryLine：JSON 本来就会改写的值不算对不上", () => {
   it("NaN 与 Infinity 写成 null", () => {
     const message = { role: "assistant", content: [{ type: "toolCall", id: "c", name: "calc", arguments: { x: Number.NaN, y: Infinity, z: 1 } }], stopReason: "toolUse" };
-    const line = entryLine({ type: "message", id: "e1", parentId: null, message }, 1000);
+    const line = entryLine({ type: "message", id: "e1", parentId: null, message }, JSON.stringify, 1000);
     expect(JSON.parse(line).message.content[0].arguments).toEqual({ x: null, y: null, z: 1 });
   });
 
   it("数字变了才算对不上：null 不能冒充一个有限的数", () => {
     const tampered = { toJSON: () => ({ n: null }) };
-    expect(() => entryLine(Object.assign(Object.create(tampered) as object, { n: 1 }), 1000)).toThrow("写出的一行与消息对不上");
+    expect(() => entryLine(Object.assign(Object.create(tampered) as object, { n: 1 }), JSON.stringify, 1000)).toThrow("写出的一行与消息对不上");
   });
 
   it("数组里的 undefined 写成 null；长度不同、或数组变成了对象都算对不上", () => {
-    expect(entryLine({ list: [1, undefined, 3] }, 1000)).toBe('{"list":[1,null,3]}\n');
+    expect(entryLine({ list: [1, undefined, 3] }, JSON.stringify, 1000)).toBe('{"list":[1,null,3]}\n');
     const asObject = { toJSON: () => ({ list: { 0: 1 } }) };
-    expect(() => entryLine(Object.assign(Object.create(asObject) as object, { list: [1] }), 1000)).toThrow("对不上");
+    expect(() => entryLine(Object.assign(Object.create(asObject) as object, { list: [1] }), JSON.stringify, 1000)).toThrow("对不上");
     const shorter = { toJSON: () => ({ list: [1] }) };
-    expect(() => entryLine(Object.assign(Object.create(shorter) as object, { list: [1, 2] }), 1000)).toThrow("对不上");
+    expect(() => entryLine(Object.assign(Object.create(shorter) as object, { list: [1, 2] }), JSON.stringify, 1000)).toThrow("对不上");
   });
 
   /** 一个 toJSON 被换掉的对象：JSON.stringify 写出的是 written，而它自己的字段是 own。 */
@@ -466,31 +466,31 @@ describe("entryLine：JSON 本来就会改写的值不算对不上", () => {
   const tamperedArray = (written: unknown, items: unknown[]): unknown[] => Object.assign([...items], { toJSON: () => written });
 
   it("NaN 写出来必须是 null：别的数冒充不了它", () => {
-    expect(() => entryLine(tampered({ n: 5 }, { n: Number.NaN }), 1000)).toThrow("对不上");
+    expect(() => entryLine(tampered({ n: 5 }, { n: Number.NaN }), JSON.stringify, 1000)).toThrow("对不上");
   });
 
   it("写出的比原来多：多一个字段、数组多一项、对象或数组换成了别的形状，都算对不上", () => {
-    expect(() => entryLine(tampered({ a: 1, b: 2 }, { a: 1 }), 1000)).toThrow("对不上");
-    expect(() => entryLine({ list: tamperedArray([1, 2], [1]) }, 1000)).toThrow("对不上");
-    expect(() => entryLine({ list: tamperedArray({ 0: 1, length: 1 }, [1]) }, 1000)).toThrow("对不上");
-    expect(() => entryLine({ list: tamperedArray([1], [1]) }, 1000)).not.toThrow(); // 替身本身没有改写时照常写
-    expect(() => entryLine(tampered([], {}), 1000)).toThrow("对不上");
-    expect(() => entryLine(tampered("{}", {}), 1000)).toThrow("对不上");
-    expect(() => entryLine(tampered("", {}), 1000)).toThrow("对不上"); // 空串、数字没有字段：只看字段数会被它们骗过
-    expect(() => entryLine(tampered(5, {}), 1000)).toThrow("对不上");
-    expect(() => entryLine({ inner: tampered(null, {}) }, 1000)).toThrow("对不上");
+    expect(() => entryLine(tampered({ a: 1, b: 2 }, { a: 1 }), JSON.stringify, 1000)).toThrow("对不上");
+    expect(() => entryLine({ list: tamperedArray([1, 2], [1]) }, JSON.stringify, 1000)).toThrow("对不上");
+    expect(() => entryLine({ list: tamperedArray({ 0: 1, length: 1 }, [1]) }, JSON.stringify, 1000)).toThrow("对不上");
+    expect(() => entryLine({ list: tamperedArray([1], [1]) }, JSON.stringify, 1000)).not.toThrow(); // 替身本身没有改写时照常写
+    expect(() => entryLine(tampered([], {}), JSON.stringify, 1000)).toThrow("对不上");
+    expect(() => entryLine(tampered("{}", {}), JSON.stringify, 1000)).toThrow("对不上");
+    expect(() => entryLine(tampered("", {}), JSON.stringify, 1000)).toThrow("对不上"); // 空串、数字没有字段：只看字段数会被它们骗过
+    expect(() => entryLine(tampered(5, {}), JSON.stringify, 1000)).toThrow("对不上");
+    expect(() => entryLine({ inner: tampered(null, {}) }, JSON.stringify, 1000)).toThrow("对不上");
   });
 
   it("值为函数的字段本来就不写出：不算对不上", () => {
     const withMethod = { role: "user", content: "一", describe: () => "一条消息" };
-    expect(entryLine(withMethod, 1000)).toBe('{"role":"user","content":"一"}\n');
+    expect(entryLine(withMethod, JSON.stringify, 1000)).toBe('{"role":"user","content":"一"}\n');
   });
 
   it("一行的上限按字节算，正好等于上限时照常写", () => {
     const line = JSON.stringify({ text: "中" });
     const bytes = Buffer.byteLength(line);
-    expect(entryLine({ text: "中" }, bytes)).toBe(`${line}\n`);
-    expect(() => entryLine({ text: "中" }, bytes - 1)).toThrow(`这条消息写成一行有 ${bytes} 字节，超过每行 ${bytes - 1} 字节的上限`);
+    expect(entryLine({ text: "中" }, JSON.stringify, bytes)).toBe(`${line}\n`);
+    expect(() => entryLine({ text: "中" }, JSON.stringify, bytes - 1)).toThrow(`这条消息写成一行有 ${bytes} 字节，超过每行 ${bytes - 1} 字节的上限`);
   });
 
   it("认识的错误码说成人话，别的原样转述", () => {

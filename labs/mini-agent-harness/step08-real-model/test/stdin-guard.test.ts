@@ -9,7 +9,7 @@ import { PassThrough } from "node:stream";
 import { once } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { endInputIfStdinDestroyed } from "../src/stdin-guard.js";
+import { endInputIfStdinDestroyed } from "../src/guards/extensions.js";
 
 const WARNING = /^\[警告\] 标准输入被关掉了（是不是哪个扩展调用了 process\.stdin\.destroy\(\)？）：像 Ctrl\+D 一样结束输入。$/;
 

@@ -11,7 +11,7 @@ import { describe, expect, it, type TestContext } from "vitest";
 
 import { renderEvents } from "../src/render.js";
 import { Session } from "../src/session.js";
-import { clipForTerminal, colorAllowed, cursorAllowed, MAX_SHOWN_CHARS } from "../src/terminal-safe.js";
+import { clipForTerminal, colorAllowed, cursorAllowed, MAX_SHOWN_CHARS } from "../src/guards/shown.js";
 import type { HarnessEvent } from "../src/types.js";
 
 async function* stream(events: HarnessEvent[]): AsyncGenerator<HarnessEvent> {

@@ -28,7 +28,7 @@ describe.skipIf(!hasStep07)("StreamFn 之上的代码与 step07 逐字节相同"
     expect(toolFiles(stepRoot)).toEqual(toolFiles(step07));
   });
 
-  const files = hasStep07 ? ["src/session.ts", "src/session-entry.ts", "src/session-lines.ts", "src/session-lock.ts", "src/session-write.ts", ...toolFiles(step07)] : [];
+  const files = hasStep07 ? ["src/session.ts", "src/guards/session-entries.ts", "src/guards/session-lines.ts", "src/guards/session-lock.ts", "src/guards/session-write.ts", ...toolFiles(step07)] : [];
   it.each(files)("%s", (file) => {
     const ours = fs.readFileSync(path.join(stepRoot, file));
     const theirs = fs.readFileSync(path.join(step07, file));

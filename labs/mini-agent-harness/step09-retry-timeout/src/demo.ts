@@ -25,7 +25,7 @@ import { withModelTimeout } from "./guard.js";
 import { startLocalProvider, type Fault } from "./local-provider.js";
 import { createProviderStream } from "./providers/index.js";
 import { renderEvents } from "./render.js";
-import { DEFAULT_HTTP_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./retry/http-retry.js";
+import { DEFAULT_HTTP_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./providers/http-retry.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
 import { Session } from "./session.js";
 import { createBuiltinTools } from "./tools/index.js";

@@ -7,15 +7,14 @@
  *   - loadExtension：运行时用动态 import() 加载一个扩展文件；
  *   - withExtensions：把循环的事件流先给扩展看一眼，再交给下游。
  *
- * 两条责任边界：观察者出错只报告、不上抛（emit）；扩展加载失败只报告、不退出（调用处在 main.ts）。
- * 学习者写扩展时的常见错误各有一道防线，住在 extension-checks.ts 与 extension-staging.ts，这里各是一行调用。
+ * 两条责任边界：观察者抛异常只打印、不上抛（emit）；
+ * 扩展加载失败只报告、不退出（调用处在 cli.ts）。写扩展时的常见错误各有一道防线（guards/extensions.ts），这里各是一行调用。
  */
 
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { copyForObserver, EXTENSION_LOAD_TIMEOUT_MS, refuseBadTool, refuseFactoryThatDoesNothing, refuseNonFunction, reportIfBlocking, reportObserverError, reportRejection, watchedTool } from "./extension-checks.js";
-import { loadAllOrNothing } from "./extension-staging.js";
+import * as guard from "./guards/extensions.js";
 import type { ToolDefinition, ToolRegistry } from "./tools/types.js";
 import type { HarnessEvent } from "./types.js";
 
@@ -40,18 +39,18 @@ export class ExtensionHost implements ExtensionAPI {
   constructor(private readonly tools: ToolRegistry) {}
 
   onEvent(handler: (event: HarnessEvent) => void, source?: string): void {
-    refuseNonFunction(handler); // 否则要到第一个事件才崩
+    guard.refuseNonFunction(handler); // 否则要到第一个事件才崩
     this.handlers.push({ handler, source });
   }
 
   registerTool(tool: ToolDefinition, source?: string): void {
     this.checkTool(tool);
-    this.tools.register(watchedTool(tool, source)); // 同步跑很久的工具挡住 Ctrl+C：事后说一声
+    this.tools.register(guard.watchedTool(tool, source)); // 同步跑很久的工具挡住 Ctrl+C：事后说一声
   }
 
   /** 工具能不能注册：字段齐全、名字没被占用，也不和 alsoTaken（同一个扩展暂存着的）重名。不合格就抛出一句说明。 */
   checkTool(tool: ToolDefinition, alsoTaken: string[] = []): void {
-    refuseBadTool(tool, [...this.tools.names(), ...alsoTaken]); // 缺字段的工具要等到模型调用它才崩，离犯错的地方太远
+    guard.refuseBadTool(tool, [...this.tools.names(), ...alsoTaken]); // 缺字段的工具要等到模型调用它才崩，离犯错的地方太远
   }
 
   /**
@@ -61,35 +60,38 @@ export class ExtensionHost implements ExtensionAPI {
   emit(event: HarnessEvent): void {
     for (const { handler, source } of this.handlers) {
       try {
-        const result = reportIfBlocking("观察者", source, () => handler(copyForObserver(event))); // 副本：观察者改了它，宿主看不到
-        reportRejection(result, source);
+        const result = guard.reportIfBlocking("观察者", source, () => handler(guard.copyForObserver(event))); // 副本：观察者改了它，宿主看不到
+        guard.reportRejection(result, source);
       } catch (error) {
-        reportObserverError(error, source);
+        guard.reportObserverError(error, source);
       }
     }
   }
 }
 
 /**
- * 加载一个扩展文件，并用宿主调用它的工厂函数。
+ * 加载一个扩展文件，并用 pi 调用它的工厂函数（pi 见下面的 loadExtension）。
  * import() 的参数是 URL：先转成 file:// URL，Windows 的 C:\ 路径才不会被当成协议名。
  * 模块的形状只能在运行时检查，检查通过后才把默认导出当作 ExtensionFactory。
  * 任何失败都抛出，由调用方决定怎么报告。
  * 宿主用 tsx 运行，所以扩展可以直接写成 .ts 文件，不需要先编译。
  */
-export async function loadExtension(file: string, host: ExtensionHost, timeoutMs = EXTENSION_LOAD_TIMEOUT_MS): Promise<void> {
+async function importAndCall(file: string, pi: ExtensionAPI): Promise<void> {
   const absolute = path.resolve(file);
-  // 工厂拿到暂存注册的 pi：限时内成功才装进宿主，抛错、超时都什么也不留下
-  await loadAllOrNothing(host, path.basename(absolute), timeoutMs, async (pi) => {
-    const module = (await import(pathToFileURL(absolute).href)) as { default?: unknown };
-    const factory = module.default;
-    if (typeof factory !== "function") {
-      throw new Error(`扩展 ${file} 必须默认导出一个函数`);
-    }
-    refuseFactoryThatDoesNothing(factory, path.basename(absolute)); // async 生成器、class：调用了也什么都不做
-    await (factory as ExtensionFactory)(pi);
-  });
-  host.loaded.push(path.basename(absolute));
+  const module = (await import(pathToFileURL(absolute).href)) as { default?: unknown };
+  const factory = module.default;
+  if (typeof factory !== "function") {
+    throw new Error(`扩展 ${file} 必须默认导出一个函数`);
+  }
+  guard.refuseFactoryThatDoesNothing(factory, path.basename(absolute)); // async 生成器、class：调用了也什么都不做
+  await (factory as ExtensionFactory)(pi);
+}
+
+/** 加载一个扩展：工厂拿到暂存注册的 pi，限时内成功结束，注册的才一次装进宿主；抛错、超时都什么也不留下。 */
+export async function loadExtension(file: string, host: ExtensionHost, timeoutMs = guard.EXTENSION_LOAD_TIMEOUT_MS): Promise<void> {
+  const name = path.basename(path.resolve(file));
+  await guard.allOrNothing(host, name, timeoutMs, (pi) => importAndCall(file, pi));
+  host.loaded.push(name);
 }
 
 /**

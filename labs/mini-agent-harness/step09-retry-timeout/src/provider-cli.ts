@@ -3,7 +3,7 @@
  * 服务器与全部参数在 labs/scripted-provider/（见它的 README）；这里只把本步骤的剧本交给它。
  */
 
-import { describeError } from "./describe-error.js";
+import { describeError } from "./guards/shown.js";
 import { decideReply } from "./fake-model.js";
 import { loadScriptedProvider } from "./local-provider.js";
 import { triggerOf } from "./rules.js";

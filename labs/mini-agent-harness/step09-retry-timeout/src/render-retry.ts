@@ -3,8 +3,8 @@
  * 只读事件、不碰状态，与 render.ts 的其余部分一样。
  * 打印的都是配置出来的数（等多久、第几次），从不打印实测的耗时：演示输出要稳定。
  */
+import type { HttpRetryWait } from "./providers/http-retry.js";
 import { startCountdown, type CountdownOutput } from "./retry/countdown.js";
-import type { HttpRetryWait } from "./retry/http-retry.js";
 import { RETRY_CANCELLED } from "./retry/turn-retry.js";
 import type { HarnessEvent, RetryEvent } from "./types.js";
 

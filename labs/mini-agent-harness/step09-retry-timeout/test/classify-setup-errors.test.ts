@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it, type TestContext } from "vitest";
 
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
-import { MAX_REPLY_CHARS } from "../src/providers/stream-guards.js";
+import { MAX_REPLY_CHARS } from "../src/providers/guards/stream.js";
 import { classifyAssistantError } from "../src/retry/classify.js";
 import { collect, KEY } from "./helpers/providers.js";
 import { startTlsServer } from "./helpers/test-only-tls.js";

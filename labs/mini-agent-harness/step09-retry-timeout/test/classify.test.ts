@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  classifyAssistantError,
-  isContextOverflow,
-  isRetryableAssistantError,
-  NON_OVERFLOW_PATTERNS,
-  NON_RETRYABLE_PATTERNS,
-  OVERFLOW_PATTERNS,
-  RETRYABLE_PATTERNS,
-} from "../src/retry/classify.js";
+import { classifyAssistantError, isContextOverflow, isRetryableAssistantError } from "../src/retry/classify.js";
+import { NON_OVERFLOW_PATTERNS, NON_RETRYABLE_PATTERNS, OVERFLOW_PATTERNS, RETRYABLE_PATTERNS } from "../src/retry/patterns.js";
 import type { AssistantMessage, StopReason, Usage } from "../src/types.js";
 
 const failed = (errorMessage: string): AssistantMessage => ({ role: "assistant", content: [], stopReason: "error", errorMessage });

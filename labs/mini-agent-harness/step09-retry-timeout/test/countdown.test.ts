@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { showHttpRetryWait } from "../src/render-retry.js";
 import { renderEvents } from "../src/render.js";
 import { startCountdown } from "../src/retry/countdown.js";
-import { requestWithRetry, type HttpRetryWait } from "../src/retry/http-retry.js";
+import { requestWithRetry, type HttpRetryWait } from "../src/providers/http-retry.js";
 import type { HarnessEvent } from "../src/types.js";
 
 afterEach(() => {

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { toolProblem, withTimeLimit } from "../src/extension-checks.js";
+import { toolProblem, withTimeLimit } from "../src/guards/extensions.js";
 import { ExtensionHost, loadExtension } from "../src/extensions.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { HarnessEvent } from "../src/types.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { describeNetworkError } from "../src/providers/http-error.js";
-import { redactSecrets } from "../src/providers/url.js";
+import { redactSecrets } from "../src/providers/guards/settings.js";
 
 describe("错误措辞里不留秘密", () => {
   it("网络错误：fetch 原文里 URL 带的账号口令被抹掉", () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { isNetworkFailure, requestWithRetry, retryDelayTooLongMessage, type HttpRetryWait } from "../src/retry/http-retry.js";
+import { isNetworkFailure, requestWithRetry, retryDelayTooLongMessage, type HttpRetryWait } from "../src/providers/http-retry.js";
 
 const apiError = (status: number): Response =>
   new Response(JSON.stringify({ error: { type: "api_error", message: "boom" } }), { status, headers: { "content-type": "application/json" } });

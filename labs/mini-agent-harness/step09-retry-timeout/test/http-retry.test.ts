@@ -3,7 +3,7 @@ import { startProviderServer, type ProviderServer, type Script } from "scripted-
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { classifyAssistantError } from "../src/retry/classify.js";
-import { isNetworkFailure, isRetryableHttpFailure, requestWithRetry, type HttpRetryOptions } from "../src/retry/http-retry.js";
+import { isNetworkFailure, isRetryableHttpFailure, requestWithRetry, type HttpRetryOptions } from "../src/providers/http-retry.js";
 import type { StreamFn } from "../src/types.js";
 import { collect, KEY, textOf } from "./helpers/providers.js";
 

@@ -8,9 +8,9 @@ import { startProviderServer } from "scripted-provider";
 
 import { createProviderStream } from "../src/providers/index.js";
 import { describeNetworkError } from "../src/providers/http-error.js";
-import { NOBODY_LISTENING } from "../src/providers/local-refusal.js";
+import { NOBODY_LISTENING } from "../src/providers/guards/network.js";
 import { classifyAssistantError } from "../src/retry/classify.js";
-import { requestWithRetry } from "../src/retry/http-retry.js";
+import { requestWithRetry } from "../src/providers/http-retry.js";
 import { runWithRetry } from "../src/retry/turn-retry.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { AssistantMessage, HarnessEvent } from "../src/types.js";

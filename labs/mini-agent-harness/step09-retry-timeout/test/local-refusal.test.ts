@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { startProviderServer } from "scripted-provider";
 
 import { createProviderStream } from "../src/providers/index.js";
-import { localRefusalHint, NOBODY_LISTENING } from "../src/providers/local-refusal.js";
+import { localRefusalHint, NOBODY_LISTENING } from "../src/providers/guards/network.js";
 import { collect, KEY } from "./helpers/providers.js";
 
 /** 一个刚刚空出来、没有人在听的本机端口的地址 */

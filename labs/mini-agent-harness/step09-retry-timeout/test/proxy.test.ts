@@ -1,5 +1,5 @@
 /**
- * 代理（src/providers/proxy.ts）：Node 的 fetch 只在 NODE_USE_ENV_PROXY=1 / --use-env-proxy 时才看 HTTP(S)_PROXY。
+ * 代理（src/providers/guards/network.ts）：Node 的 fetch 只在 NODE_USE_ENV_PROXY=1 / --use-env-proxy 时才看 HTTP(S)_PROXY。
  * 用测试里起的一个真代理（test/helpers/proxy.ts）核对：开关没开时错误行点名开关、代理一个字节也没收到；
  * 开关打开时发往远端的请求经过代理，本机的脚本服务器（127.0.0.1）照样直连。
  */
@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it, type TestContext } from "vitest";
 import { startProviderServer } from "scripted-provider";
 
-import { keepLoopbackDirect, nodeHasProxySwitch, proxyHint } from "../src/providers/proxy.js";
+import { keepLoopbackDirect, nodeHasProxySwitch, proxyHint } from "../src/providers/guards/network.js";
 import { makeSandbox, removeSandbox, runCliProcess } from "./helpers/cli.js";
 import { startRecordingProxy, type RecordingProxy } from "./helpers/proxy.js";
 import { sseText } from "./helpers/raw-server.js";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { buildAnthropicRequest, createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { describeProvider } from "../src/providers/index.js";
 import { buildOpenAIRequest, createOpenAIStream } from "../src/providers/openai-completions.js";
-import { joinUrl, redactSecrets } from "../src/providers/url.js";
+import { joinUrl, redactSecrets } from "../src/providers/guards/settings.js";
 import { renderEvents } from "../src/render.js";
 import type { AssistantMessage, Context, HarnessEvent, StreamEvent, StreamFn } from "../src/types.js";
 import { CALC, collect, HELLO, KEY } from "./helpers/providers.js";

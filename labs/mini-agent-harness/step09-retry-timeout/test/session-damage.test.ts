@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { loadSession, Session } from "../src/session.js";
-import { unlockSession } from "../src/session-lock.js";
+import { unlockSession } from "../src/guards/session-lock.js";
 import type { Message } from "../src/types.js";
 import { makeSandbox, removeSandbox, runCliProcess, withoutProvider } from "./helpers/cli.js";
 import { runCli } from "./helpers/in-process.js";

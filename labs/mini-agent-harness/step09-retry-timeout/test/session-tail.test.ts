@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { looksLikeTornWrite } from "../src/session-tail.js";
+import { looksLikeTornWrite } from "../src/guards/session-tail.js";
 
 /** 本程序写一行时的开头，后面接着 content 的值。 */
 const HEAD = '{"type":"message","id":"e2","parentId":"e1","message":{"role":"user","content":';

@@ -1,12 +1,12 @@
 /**
- * settings-check.ts 的每一句说明逐字核对：点名哪个设置、第几个字符、什么样的字符，
+ * providers/guards/settings.ts 的设置检查：每一句说明逐字核对：点名哪个设置、第几个字符、什么样的字符，
  * 引用地址时不照抄账号口令与查询串。config-errors.test.ts 走环境变量与命令行那条路，只看关键词；
  * 这里直接调用三个函数，一个字说错了也能发现。
  */
 
 import { describe, expect, it } from "vitest";
 
-import { apiKeyProblem, baseUrlProblem, checkConnectionSettings } from "../src/providers/settings-check.js";
+import { apiKeyProblem, baseUrlProblem, checkConnectionSettings } from "../src/providers/guards/settings.js";
 
 const NAME = "HARNESS_BASE_URL";
 

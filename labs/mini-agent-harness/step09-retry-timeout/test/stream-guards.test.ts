@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { guardedBody, MAX_EVENT_BYTES, StreamGuardError } from "../src/providers/stream-guards.js";
+import { guardedBody, MAX_EVENT_BYTES, StreamGuardError } from "../src/providers/guards/stream.js";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 
 import { streamRequest, type WireDecoder } from "../src/providers/stream-request.js";
-import { parseChunk } from "../src/providers/wire-shape.js";
+import { parseChunk } from "../src/guards/json.js";
 import type { StreamEvent } from "../src/types.js";
 
 describe("stream-request 的边角", () => {

@@ -1,12 +1,12 @@
 /**
- * tls-hints.ts 的规则逐条验证：哪些错误码说成哪一句（逐字），错误码从哪里读，
+ * providers/guards/network.ts 里 TLS 的规则逐条验证：哪些错误码说成哪一句（逐字），错误码从哪里读，
  * 什么时候才去试 TLS 握手。tls.test.ts 走的是真的请求那条整路；这里直接给 diagnoseWrongScheme
  * 一个按剧本失败的 fetch，端口是本机真的 TLS 服务器与真的普通 TCP 服务器。
  */
 import net, { type AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 
-import { describeTlsProblem, diagnoseWrongScheme } from "../src/providers/tls-hints.js";
+import { describeTlsProblem, diagnoseWrongScheme } from "../src/providers/guards/network.js";
 import { startTlsServer } from "./helpers/test-only-tls.js";
 
 const REASON = "原因原文";

@@ -26,7 +26,7 @@ describe.skipIf(!hasStep08)("Agent 循环、扩展宿主、会话与 step08 逐�
   });
 
   const same = hasStep08
-    ? ["src/agent-loop.ts", "src/extensions.ts", "src/extension-checks.ts", "src/extension-staging.ts", "src/describe-error.ts", "src/stdin-guard.ts", "src/session.ts", "src/session-entry.ts", "src/session-lines.ts", "src/session-lock.ts", "src/session-write.ts", ...toolFiles(step08).filter((file) => !CHANGED_TOOL_FILES.includes(file))]
+    ? ["src/agent-loop.ts", "src/extensions.ts", "src/guards/extensions.ts", "src/guards/shown.ts", "src/session.ts", "src/guards/session-entries.ts", "src/guards/session-lines.ts", "src/guards/session-lock.ts", "src/guards/session-write.ts", ...toolFiles(step08).filter((file) => !CHANGED_TOOL_FILES.includes(file))]
     : [];
   it.each(same)("%s", (file) => {
     const ours = fs.readFileSync(path.join(stepRoot, file));

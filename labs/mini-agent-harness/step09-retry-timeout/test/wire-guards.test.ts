@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createAnthropicStream } from "../src/providers/anthropic-messages.js";
 import { createOpenAIStream } from "../src/providers/openai-completions.js";
 import { ReplyBuilder } from "../src/providers/reply.js";
-import { MAX_EVENT_BYTES, MAX_REPLY_CHARS } from "../src/providers/stream-guards.js";
+import { MAX_EVENT_BYTES, MAX_REPLY_CHARS } from "../src/providers/guards/stream.js";
 import type { ToolSpec } from "../src/types.js";
 import { collect, KEY } from "./helpers/providers.js";
 import { ANTHROPIC_ANSWER, OPENAI_ANSWER } from "./helpers/recordings.js";

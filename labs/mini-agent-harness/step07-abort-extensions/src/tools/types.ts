@@ -112,4 +112,4 @@ function shown(value: unknown): string {
 }
 
 // 放在末尾而不是顶部：上面的行是第 8.5 章逐行引用的（step07），顶部多一行它们就都挪了位置（import 会被提升，效果相同）
-import { describeError } from "../describe-error.js";
+import { describeError } from "../guards/shown.js";

@@ -2,11 +2,9 @@
  * 把各种失败翻译成一行 errorMessage。措辞保留服务器与 Node 的原文（429、overloaded、
  * ECONNREFUSED……），下一步的重试分类器正是靠这些原文判断「能不能重试」。
  */
-import { describeError } from "../describe-error.js";
-import { proxyHint } from "./proxy.js";
-import { MAX_REDIRECTS, redirectTarget } from "./redirect.js";
-import { StreamGuardError } from "./stream-guards.js";
-import { describeTlsProblem } from "./tls-hints.js";
+import { describeError } from "../guards/shown.js";
+import { describeTlsProblem, localRefusalHint, MAX_REDIRECTS, proxyHint, redirectTarget } from "./guards/network.js";
+import { StreamGuardError } from "./guards/stream.js";
 
 /** 从错误响应的 JSON 里取出「类型：说明」。多数服务把它放在 error 字段里，也有直接放在顶层的：
  *  OpenAI    {"error":{"message","type","code"}}
@@ -102,5 +100,3 @@ export async function describeNotEventStream(response: Response): Promise<string
   return `服务器返回的不是事件流（content-type: ${type}）${head ? `，开头是：${head}` : ""}。请检查 HARNESS_BASE_URL`;
 }
 
-// 放在末尾而不是顶部：上面的行是书里按行号引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
-import { localRefusalHint } from "./local-refusal.js";

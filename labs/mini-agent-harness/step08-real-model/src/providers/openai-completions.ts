@@ -2,13 +2,13 @@
  * OpenAI Chat Completions 协议（流式）。OpenAI 本家以及 DeepSeek、通义千问、Moonshot、
  * GLM、Ollama、vLLM、llama.cpp 等「OpenAI 兼容」服务都说这种话。
  */
+import { mapStopReason, parseChunk, type Parsed, type Shape } from "../guards/json.js";
 import type { SseEvent } from "../sse.js";
 import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
 import { streamRequest, type WireDecoder } from "./stream-request.js";
-import { mapStopReason, parseChunk, type Parsed, type Shape } from "./wire-shape.js";
 import { toolsToSend, transformMessages } from "./transform-messages.js";
 
 export type OpenAIConfig = ConnectionConfig;

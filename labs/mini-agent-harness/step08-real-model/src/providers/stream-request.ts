@@ -2,16 +2,15 @@
  * 两个适配器共用的骨架：发请求、读 SSE、把任何失败都变成一条 done 消息。
  * StreamFn 的契约「不 throw、不 reject」就守在这一个 try/catch 里。
  */
-import { describeError } from "../describe-error.js";
+import { describeError } from "../guards/shown.js";
 import { readSse, type SseEvent } from "../sse.js";
 import type { StopReason, StreamEvent, StreamOptions } from "../types.js";
-import { describeHttpError, describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
-import { fetchSameOrigin } from "./redirect.js";
+import { guardedFetch } from "./guards/network.js";
+import { querySecrets } from "./guards/settings.js";
+import { eventStreamBody } from "./guards/stream.js";
+import { describeHttpError, describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
 import { ReplyBuilder } from "./reply.js";
-import { guardedBody } from "./stream-guards.js";
-import { diagnoseWrongScheme } from "./tls-hints.js";
-import { joinUrl, querySecrets } from "./url.js";
 
 /** 协议相关的那一半：怎么理解每个事件、读完以后怎么定结局。 */
 export interface WireDecoder {
@@ -39,19 +38,21 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
   const reply = new ReplyBuilder([config.apiKey, ...querySecrets(config.baseUrl)]);
   let stage: "build" | "connect" | "read" = "build";
   try {
-    checkConnectionSettings(config);
+    // 设置写错就在这里抛；发出去的请求自己跟同源的重定向，密钥不出本源
+    const send = guardedFetch(config, wire.path, config.fetch ?? fetch);
     const body = JSON.stringify(wire.body());
     stage = "connect";
-    const doFetch = diagnoseWrongScheme(config.fetch ?? fetch);
-    // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开。重定向自己处理，密钥不出本源
-    const response = await fetchSameOrigin(doFetch, joinUrl(config.baseUrl, wire.path), {
+    // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开
+    const response = await send({
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers },
       body,
       signal,
     });
     stage = "read";
-    if (!response.ok || !response.body || !isEventStream(response)) {
+    // 响应体先过防线（字符集、大小上限）；没有正文、200 却不是事件流时是 undefined
+    const events = response.ok ? eventStreamBody(response) : undefined;
+    if (!events) {
       const errorMessage =
         !response.ok ? await describeHttpError(response)
         : !response.body ? "响应没有正文"
@@ -59,7 +60,7 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
       yield { type: "done", message: signal?.aborted ? reply.finish("aborted") : reply.finish("error", errorMessage) };
       return;
     }
-    for await (const event of readSse(guardedBody(response, response.body), signal)) {
+    for await (const event of readSse(events, signal)) {
       wire.decoder.onEvent(event, reply);
       yield* reply.takeDeltas();
       if (wire.decoder.complete()) break; // 收尾事件到了：之后连接再出什么错，都与这条回复无关
@@ -84,14 +85,3 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
   }
 }
 
-/**
- * 200 却不是事件流：强制门户的登录页、网关的 JSON 错误、写错的 baseUrl……当成流去读只会得到一句「流中断」。
- * 没有 content-type 的放行（有的本地服务不写），写了别的类型的才拦下。
- */
-function isEventStream(response: Response): boolean {
-  const type = response.headers.get("content-type");
-  return type === null || type.toLowerCase().includes("text/event-stream");
-}
-
-// 放在末尾而不是顶部：上面的行是书里按行号引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
-import { checkConnectionSettings } from "./settings-check.js";

@@ -2,13 +2,13 @@
  * Anthropic Messages 协议（流式）。Claude 本家，以及提供「Anthropic 兼容」入口的服务
  * （如 DeepSeek、Moonshot 的 /anthropic）都说这种话。
  */
+import { mapStopReason, parseChunk, type Parsed, type Shape } from "../guards/json.js";
 import type { SseEvent } from "../sse.js";
 import type { Context, StopReason, StreamFn, Usage } from "../types.js";
 import { errorDetail } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
 import type { ReplyBuilder } from "./reply.js";
 import { streamRequest, type WireDecoder } from "./stream-request.js";
-import { mapStopReason, parseChunk, type Parsed, type Shape } from "./wire-shape.js";
 import { toolsToSend, transformMessages } from "./transform-messages.js";
 
 export type AnthropicConfig = ConnectionConfig;

@@ -1,4 +1,4 @@
-import type { HttpRetryOptions } from "../retry/http-retry.js";
+import type { HttpRetryOptions } from "./http-retry.js";
 
 /** 连接一个模型服务需要的设置。两种协议要的东西一样，只在这里写一次。 */
 export interface ConnectionConfig {

@@ -5,10 +5,9 @@
 import type { StreamFn } from "../types.js";
 import { createAnthropicStream } from "./anthropic-messages.js";
 import type { ConnectionConfig } from "./config.js";
+import { keepLoopbackDirect } from "./guards/network.js";
+import { apiKeyProblem, baseUrlProblem, joinUrl, safeUrl } from "./guards/settings.js";
 import { createOpenAIStream } from "./openai-completions.js";
-import { keepLoopbackDirect } from "./proxy.js";
-import { apiKeyProblem, baseUrlProblem } from "./settings-check.js";
-import { joinUrl, safeUrl } from "./url.js";
 
 export type ProviderApi = "openai" | "anthropic";
 

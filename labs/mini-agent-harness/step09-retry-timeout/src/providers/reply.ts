@@ -2,9 +2,11 @@
  * 边收边拼一条助手回复。两个适配器共用它，所以无论在哪个环节结束，
  * 交出去的消息都长一个样：文本与工具调用按到达顺序排列，失败时带着已经收到的部分。
  */
+import { tooDeep } from "../guards/json.js";
+import { describeError } from "../guards/shown.js";
 import type { AssistantMessage, StopReason, StreamEvent, TextContent, ThinkingContent, ToolCall, Usage } from "../types.js";
-import { checkReplySize } from "./stream-guards.js";
-import { redactSecrets } from "./url.js";
+import { redactSecrets } from "./guards/settings.js";
+import { checkReplySize } from "./guards/stream.js";
 
 /** 要立刻显示给用户的一小段：回答的文字，或思考模型的推理。 */
 export type Delta = Extract<StreamEvent, { type: "text_delta" | "thinking_delta" }>;
@@ -127,6 +129,3 @@ function parseArguments(json: string, settled: boolean): Record<string, unknown>
   }
 }
 
-// 放在末尾而不是顶部：上面的行是第 8.6、8.7 章按行号引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
-import { describeError } from "../describe-error.js";
-import { tooDeep } from "../json-depth.js";

@@ -4,17 +4,16 @@
  * 拿到 2xx 之前的失败由 requestWithRetry 悄悄重试：那时还一个字都没交给调用方。
  */
 import { reportChunks, reportHeaders } from "../guard.js";
-import { requestWithRetry } from "../retry/http-retry.js";
-import { describeError } from "../describe-error.js";
+import { describeError } from "../guards/shown.js";
 import { readSse, type SseEvent } from "../sse.js";
 import type { StopReason, StreamEvent, StreamOptions } from "../types.js";
-import { describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
 import type { ConnectionConfig } from "./config.js";
-import { fetchSameOrigin } from "./redirect.js";
+import { guardedFetch } from "./guards/network.js";
+import { querySecrets } from "./guards/settings.js";
+import { eventStreamBody } from "./guards/stream.js";
+import { describeNetworkError, describeNotEventStream, describeStreamCut } from "./http-error.js";
+import { requestWithRetry } from "./http-retry.js";
 import { ReplyBuilder } from "./reply.js";
-import { guardedBody } from "./stream-guards.js";
-import { diagnoseWrongScheme } from "./tls-hints.js";
-import { joinUrl, querySecrets } from "./url.js";
 
 /** 协议相关的那一半：怎么理解每个事件、读完以后怎么定结局。 */
 export interface WireDecoder {
@@ -42,16 +41,15 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
   const reply = new ReplyBuilder([config.apiKey, ...querySecrets(config.baseUrl)]);
   let stage: "build" | "connect" | "read" = "build";
   try {
-    checkConnectionSettings(config);
+    // 设置写错就在这里抛；发出去的请求自己跟同源的重定向，密钥不出本源。
+    // 模型超时的空闲时钟（guard.ts）：响应头到了报一次，下面读正文时每来一块字节再报一次
+    const send = guardedFetch(config, wire.path, reportHeaders(config.fetch ?? fetch, options?.onActivity));
     const body = JSON.stringify(wire.body());
     stage = "connect";
-    // 模型超时的空闲时钟（guard.ts）：响应头到了报一次，下面读正文时每来一块字节再报一次
-    const doFetch = reportHeaders(diagnoseWrongScheme(config.fetch ?? fetch), options?.onActivity);
-    // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开；重试前的等待也会被它打断。
-    // 重定向自己处理，密钥不出本源
+    // signal 一路交给 fetch：还没等到响应时按下 Ctrl+C，连接当场断开；重试前的等待也会被它打断
     const outcome = await requestWithRetry(
       () =>
-        fetchSameOrigin(doFetch, joinUrl(config.baseUrl, wire.path), {
+        send({
           method: "POST",
           headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers },
           body,
@@ -67,13 +65,15 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
     // 从这里起不再重试：文字一旦交给调用方，就收不回来了
     const response = outcome.response;
     stage = "read";
-    if (!response.body || !isEventStream(response)) {
+    // 响应体先过防线（字符集、大小上限）；没有正文、200 却不是事件流时是 undefined
+    const events = eventStreamBody(response, response.body && reportChunks(response.body, options?.onActivity));
+    if (!events) {
       // 不是事件流的 200 是确定性的：同一个地址再问一次还是它，不重试（分类器认得「不是事件流」）
       const errorMessage = response.body ? await describeNotEventStream(response) : "响应没有正文";
       yield { type: "done", message: signal?.aborted ? reply.finish("aborted") : reply.finish("error", errorMessage) };
       return;
     }
-    for await (const event of readSse(guardedBody(response, reportChunks(response.body, options?.onActivity)), signal)) {
+    for await (const event of readSse(events, signal)) {
       wire.decoder.onEvent(event, reply);
       yield* reply.takeDeltas();
       if (wire.decoder.complete()) break; // 收尾事件到了：之后连接再出什么错，都与这条回复无关
@@ -98,14 +98,3 @@ export async function* streamRequest(config: ConnectionConfig, wire: WireRequest
   }
 }
 
-/**
- * 200 却不是事件流：强制门户的登录页、网关的 JSON 错误、写错的 baseUrl……当成流去读只会得到一句「流中断」。
- * 没有 content-type 的放行（有的本地服务不写），写了别的类型的才拦下。
- */
-function isEventStream(response: Response): boolean {
-  const type = response.headers.get("content-type");
-  return type === null || type.toLowerCase().includes("text/event-stream");
-}
-
-// 放在末尾而不是顶部：上面的行是书里按行号引用的，顶部多一行它们就都挪了位置（import 会被提升，效果相同）
-import { checkConnectionSettings } from "./settings-check.js";

@@ -4,6 +4,7 @@
  * 会话文件与上下文本身不改：这里只影响发出去的请求。
  */
 import type { Message, ToolCall, ToolResultMessage, ToolSpec } from "../types.js";
+import { onlyKnownBlocks } from "./guards/stream.js";
 
 /** 给没有结果的工具调用补上的内容，与 Pi 一字不差。 */
 export const NO_RESULT = "No result provided";
@@ -60,5 +61,3 @@ export function toolsToSend(tools: readonly ToolSpec[] = []): readonly ToolSpec[
   return tools;
 }
 
-// 放在末尾而不是顶部：上面的行是第 8.6 章按行号引用的（import 会被提升，效果相同）
-import { onlyKnownBlocks } from "./known-blocks.js";

@@ -4,7 +4,7 @@
  * 输出不是终端（管道、日志、golden 文件）或是认不得控制序列的哑终端（TERM=dumb）时只打印一行、从不更新——那里不该有跳动的数字。
  */
 
-import { cursorAllowed } from "../terminal-safe.js";
+import { cursorAllowed } from "../guards/shown.js";
 
 /** 倒计时写到哪里：process.stdout，或测试里手造的对象。 */
 export interface CountdownOutput {

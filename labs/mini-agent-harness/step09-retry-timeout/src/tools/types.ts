@@ -4,7 +4,7 @@
  * 内置工具（calc、read_file）与扩展注册的工具走的是同一个注册表，宿主不区分来源。
  */
 
-import { describeError } from "../describe-error.js";
+import { describeError } from "../guards/shown.js";
 import { guardCall, toolTimeoutMessage } from "../guard.js";
 import type { ToolCall, ToolResultMessage, ToolSpec } from "../types.js";
 import { validateArguments } from "./validate.js";
