@@ -73,11 +73,15 @@ export function runCli(cwd: string, args: string[], input: string, timeoutMs = 6
   const nodeArgs = scriptArgs(cwd, "src/main.ts", args);
   const at = nodeArgs[0] === "--import" ? 2 : 0; // 带 .ts 扩展时前面是 --import <加载器>
   const main = pathToFileURL(path.resolve(cwd, nodeArgs[at]!)).href;
-  // 带 .ts 扩展时先在 worker 里装上轻量加载器（worker 的 execArgv 里的 --import 在 vitest 的进程里不生效）
+  // 带 .ts 扩展时先在 worker 里装上轻量加载器（worker 的 execArgv 里的 --import 在 vitest 的进程里不生效）。
+  // 程序走完（/exit 之后还有没读的输入）时，真实的进程照样退出：暂停的管道不占着事件循环；
+  // worker 的标准输入却会一直等那些字被读走，所以最后把它读空（读到的扔掉）。
+  // 这个差别是 worker 自己的：测程序结束后进程退不退的，是子进程的测试（process-exit.test.ts、hostile-cli.test.ts）
   const loader = at === 2 ? `await import(${JSON.stringify(nodeArgs[1])});\n` : "";
   const source = `${loader}const realSetTimeout = globalThis.setTimeout;
 globalThis.setTimeout = (callback, _ms, ...rest) => realSetTimeout(callback, 0, ...rest);
-await import(${JSON.stringify(main)});`;
+await import(${JSON.stringify(main)});
+process.stdin.resume();`;
   return new Promise((resolve, reject) => {
     const worker = new Worker(source, {
       eval: true,
