@@ -21,10 +21,11 @@ import { resolveTsxLoader } from "../scripts/lib/tsx-cli.ts";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
 /**
- * 死循环的用例里，检查进程多久没有心跳才算卡住（默认 15 秒，这里缩短省时间）。它决定的只是「真卡住了」多久报出来：
- * 得远大于机器很忙时心跳的正常间隔。1.5 秒在 CI 的 Wine 阶段（负载 5）就被误判过一次：那次检查进程还没开始第一项。
+ * 死循环的用例里，检查进程多久没有心跳才算卡住（默认 15 秒，这里缩短省时间：死循环的那个用例一直占着一个核）。
+ * 它决定的只是「真卡住了」多久报出来，得远大于机器很忙时心跳的正常间隔。1.5 秒曾在 CI 的 Wine 阶段（负载 5）误判过一次：
+ * 那次检查进程还没开始第一项（还在导入、转译）。现在第一项开始之前按三倍算（isolated.ts 的 watchdog），那一段有 6 秒。
  */
-const STALL_MS = "6000";
+const STALL_MS = "2000";
 const STEP07 = "step07-abort-extensions";
 const solution = fs.readFileSync(path.join(here, STEP07, "extensions", "reverse.ts"), "utf8");
 

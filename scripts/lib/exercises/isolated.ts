@@ -27,7 +27,10 @@ const CHECKER_ROOT = path.resolve(here, "..", "..");
 export interface Limits {
   /** 一次检查最多多久（子进程交出结论为止）。 */
   totalMs: number;
-  /** 多久收不到心跳就当作卡在同步代码里（死循环）。 */
+  /**
+   * 检查进行中（检查进程报了正在跑哪一项之后）多久收不到心跳，就当作卡在同步代码里（死循环）。
+   * 第一项开始之前（导入、转译学习者的文件）机器一忙就会久久不出声，那一段按三倍算。
+   */
   stallMs: number;
 }
 
@@ -137,7 +140,7 @@ function runIn(worker: Worker, request: CheckRequest, limits: Limits): Promise<O
     });
     // 心跳停了：事件循环卡在同步代码里（学习者的 while (true)）。检查器自己的时限在那个进程里也跑不了，只能这里结束它
     const watchdog = setInterval(() => {
-      if (Date.now() - last < limits.stallMs) return;
+      if (Date.now() - last < (current === undefined ? 3 : 1) * limits.stallMs) return;
       stopWorker(worker);
       finish({ kind: "stalled", current });
     }, Math.min(250, limits.stallMs));
