@@ -11,7 +11,7 @@ import { expect, it, onTestFinished } from "vitest";
 import { mainArgs, makeSandbox, removeSandbox, runCli, stepRoot, testLoader, runScript } from "./helpers/cli.js";
 
 function sandbox(): string {
-  const dir = makeSandbox();
+  const dir = makeSandbox({ src: true }); // 这里的测试要改副本里的源码
   onTestFinished(() => removeSandbox(dir));
   return dir;
 }

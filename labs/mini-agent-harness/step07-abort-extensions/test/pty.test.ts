@@ -48,7 +48,7 @@ function drive(cwd: string, script: object[], via: "tsx" | "node" = "node"): Pro
 }
 
 function sandbox(test: TestContext): string {
-  const dir = makeSandbox();
+  const dir = makeSandbox({ src: true }); // 第一个用例和 npm start 一样经过 tsx 跑副本里的 src/main.ts
   test.onTestFinished(() => removeSandbox(dir));
   return dir;
 }

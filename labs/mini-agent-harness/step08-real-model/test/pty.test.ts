@@ -49,7 +49,7 @@ function drive(cwd: string, script: object[], via: "tsx" | "node" = "node", env:
 }
 
 function sandbox(test: TestContext): string {
-  const dir = makeSandbox();
+  const dir = makeSandbox(undefined, { src: true }); // 第一个用例和 npm start 一样经过 tsx 跑副本里的 src/main.ts
   test.onTestFinished(() => removeSandbox(dir));
   return dir;
 }

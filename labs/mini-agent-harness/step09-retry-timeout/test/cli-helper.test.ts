@@ -11,7 +11,7 @@ import { scriptedProvider, type RecordedRequest } from "scripted-provider";
 import { cleanEnv, mainArgs, makeSandbox, removeSandbox, scriptArgs, stepRoot, testLoader, runScript } from "./helpers/cli.js";
 
 function sandbox(): string {
-  const dir = makeSandbox();
+  const dir = makeSandbox(undefined, { src: true }); // 这里的测试要改副本里的源码
   onTestFinished(() => removeSandbox(dir));
   return dir;
 }

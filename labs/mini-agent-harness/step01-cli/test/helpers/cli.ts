@@ -36,12 +36,16 @@ export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("t
  */
 export const testLoader = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "ts-loader", "register.mjs")).href;
 
-/** 复制 src/ 与 extensions/ 到一个新的临时目录，返回它的路径。 */
-export function makeSandbox(): string {
+/**
+ * 一个新的临时目录，当作步骤目录的副本：extensions/ 与 package.json 复制过去，.sessions/ 写在这里。
+ * src/ 默认不复制：测试进程里跑的程序与起的子进程都用步骤自己的 src/（打包文件放进副本的 src/，见 scriptArgs）；
+ * 要改副本里源码的测试给 { src: true }。
+ */
+export function makeSandbox(options: { src?: boolean } = {}): string {
   // 目录名像学习者自己起的：空格、汉字、# 和 %。路径拼错（如 "file://" + 路径，# 之后成了 URL 的片段）的代码在这里就坏，
   // Linux 与 Windows 上都一样；只有 path 与 pathToFileURL 才对
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "学 C# 的 100% 笔记-"));
-  for (const name of ["src", "extensions", "package.json"]) {
+  for (const name of [...(options.src ? ["src"] : []), "extensions", "package.json"]) {
     const from = path.join(stepRoot, name);
     // filter 不是多余的：没有它时 Windows 上的 Node 22、24 走原生的快速复制，路径里有汉字等非 ASCII 字符就什么也不复制
     // （或者整个进程崩掉，nodejs/node#61878、#54476）；有 filter 就走 JS 的复制，没有这个问题
@@ -130,7 +134,9 @@ export function mainArgs(cwd: string, args: string[]): string[] {
  * 这只在临时副本里做，不往仓库的 src/ 里写文件。
  */
 export function scriptArgs(cwd: string, script: string, args: string[]): string[] {
-  const entry = path.resolve(cwd, script);
+  // 副本里没有 src/（makeSandbox 默认不复制）：打包步骤自己的源码，打包文件照样放进副本里的同一个位置
+  const place = path.resolve(cwd, script);
+  const entry = fs.existsSync(place) ? place : path.join(stepRoot, script);
   const needsOwnPlace = fs.readFileSync(entry, "utf8").includes("import.meta.url");
   if (needsOwnPlace && path.resolve(cwd) === stepRoot) return ["--import", testLoader, script, ...args];
   // 扩展是运行时才 import 的 .ts，打包替不了它：这时再挂上轻量加载器（它只需转换扩展那一两个文件）
@@ -138,7 +144,8 @@ export function scriptArgs(cwd: string, script: string, args: string[]): string[
   const loader = tsExtension ? ["--import", testLoader] : [];
   let bundle = bundled(entry);
   if (needsOwnPlace) {
-    const beside = entry.replace(/\.ts$/, ".test-bundle.mjs");
+    const beside = place.replace(/\.ts$/, ".test-bundle.mjs");
+    fs.mkdirSync(path.dirname(beside), { recursive: true });
     fs.copyFileSync(bundle, beside); // 每次都复制：测试若改了副本里的源码，旁边这份也跟着换
     bundle = beside;
   }
