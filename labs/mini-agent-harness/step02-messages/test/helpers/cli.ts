@@ -152,14 +152,29 @@ export function scriptArgs(cwd: string, script: string, args: string[]): string[
   return [...loader, bundle, ...args];
 }
 
-/** 把 entry 连同它 import 的一切打成一个 .mjs，返回缓存里那个文件。 */
-function bundled(entry: string): string {
-  const hash = createHash("sha256").update(esbuild().version).update(path.basename(entry));
-  const dir = path.dirname(entry);
+const digests = new Map<string, string>();
+
+/**
+ * 目录里全部 .ts 的内容摘要。步骤自己的源码在一次测试运行里不会变（测试只改沙箱里的副本），算一次就记住：
+ * 一个测试文件要起好几个子进程，每次都把几十个文件读一遍、算一遍，CPU 花得不少；沙箱里的目录每次都重算。
+ */
+function sourcesDigest(dir: string): string {
+  const fixed = !path.relative(stepRoot, dir).startsWith("..") || dir.includes(`${path.sep}scripted-provider${path.sep}`);
+  const known = fixed ? digests.get(dir) : undefined;
+  if (known !== undefined) return known;
+  const hash = createHash("sha256");
   for (const name of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
     const file = path.join(dir, name);
     if (name.endsWith(".ts") && fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
   }
+  const digest = hash.digest("hex");
+  if (fixed) digests.set(dir, digest);
+  return digest;
+}
+
+/** 把 entry 连同它 import 的一切打成一个 .mjs，返回缓存里那个文件。 */
+function bundled(entry: string): string {
+  const hash = createHash("sha256").update(esbuild().version).update(path.basename(entry)).update(sourcesDigest(path.dirname(entry)));
   return cachedFile("bundles", `${hash.digest("hex")}.mjs`, () => {
     const options = { entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "error" };
     return esbuild().buildSync(options).outputFiles[0]!.contents;
