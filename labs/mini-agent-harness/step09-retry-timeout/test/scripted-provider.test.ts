@@ -103,7 +103,10 @@ describe("step07 的剧本对话走真实 HTTP：两种协议得到的消息与 
   it("交互模式里的「说个长的」按服务器自己的节奏要吐 3 秒以上，来得及在吐字时按 Ctrl+C", async () => {
     // cli.ts 让本地服务器每发一个事件之前等多久
     const cli = fs.readFileSync(path.join(stepRoot, "src", "cli.ts"), "utf8");
-    const chunkDelayMs = Number(/startLocalProvider\(\{ chunkDelayMs: (\d+) \}/.exec(cli)?.[1]);
+    // 只认「chunkDelayMs: 数字」本身：npm run mutation 测的是改写过的 cli.ts，那里这个对象字面量被包在别的代码里、换了排版
+    const found = [...cli.matchAll(/chunkDelayMs:\s*(\d+)/g)];
+    expect(found, "cli.ts 里应当恰好有一处 chunkDelayMs").toHaveLength(1);
+    const chunkDelayMs = Number(found[0]?.[1]);
     expect(chunkDelayMs).toBeGreaterThan(0);
     // 每个文字增量都是一个单独的事件，前面各有一次等待：吐完至少要「增量数 × chunkDelayMs」
     for (const api of ["openai", "anthropic"]) {
