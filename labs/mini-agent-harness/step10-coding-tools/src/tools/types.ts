@@ -21,6 +21,11 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** 每次工具调用的时限（毫秒）。不给就不限时。 */
   timeoutMs?: number;
+  /**
+   * 执行之前问一声（扩展的 tool_call 钩子，见 tool-call.ts；Pi 的 agent 循环里叫 beforeToolCall）。
+   * 返回一句理由就不执行，模型收到的错误结果就是这句话；返回 undefined 就放行。
+   */
+  beforeToolCall?: (toolCall: ToolCall, context: ToolContext) => Promise<string | undefined>;
 }
 
 /** 工具执行的直接产出；注册表再把它包装成一条 toolResult 消息。 */
@@ -44,11 +49,12 @@ export interface ToolDefinition {
 /**
  * 工具注册表。
  *
- * 四条规矩：
+ * 五条规矩：
  *   1. 名字唯一：重名直接抛错（Pi 的做法相反，扩展工具会覆盖内置工具）；
  *   2. 未注册的名字、不合格的参数、执行时抛出的异常，统统变成 isError 的结果；
  *   3. execute 永不抛异常——工具出错是模型要处理的信息，不是宿主的故障；
- *   4. 超时：到点就取消这次调用的信号，交出超时结果，循环照常往下走。
+ *   4. 执行之前问 beforeToolCall（扩展的 tool_call 钩子）：它说不，工具就不执行；
+ *   5. 超时：到点就取消这次调用的信号，交出超时结果，循环照常往下走。
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
@@ -73,7 +79,7 @@ export class ToolRegistry {
 
   /** 执行一次工具调用，结果总是一条 toolResult 消息。 */
   async execute(toolCall: ToolCall, context: ToolContext): Promise<ToolResultMessage> {
-    const output = await this.runGuarded(toolCall, context);
+    const output = (await this.refuse(toolCall, context)) ?? (await this.runGuarded(toolCall, context));
     const result: ToolResultMessage = {
       role: "toolResult",
       toolCallId: toolCall.id,
@@ -85,26 +91,10 @@ export class ToolRegistry {
   }
 
   /**
-   * 每次调用一个自己的信号，连着这次回复的信号（Ctrl+C）与一个定时器。
-   * 到点或 Ctrl+C 时先取消这个信号（理会它的工具会真的停下），再交出结果；
-   * 不理会信号的工具我们也不再等它——它迟到的结果直接丢掉。
-   * 循环（agent-loop.ts）从不打断已经开始的工具，只是 Ctrl+C 后不再等它；让工具真的停下的是这里的信号。
+   * 执行之前的几道关：工具在不在、参数合不合格，然后问钩子。都过了返回 undefined。
+   * 顺序同 Pi：不存在的工具、不合格的参数不交给钩子；钩子说完之后若这一轮已经取消，工具也不开始。
    */
-  private async runGuarded(toolCall: ToolCall, context: ToolContext): Promise<ToolOutput> {
-    const guard = guardCall(context.signal, context.timeoutMs);
-    try {
-      const work = this.run(toolCall, { ...context, signal: guard.signal });
-      // run 从不 reject，所以输掉赛跑的那一个不会变成未处理的拒绝
-      const output = await Promise.race([work, guard.ended.then(() => undefined)]);
-      // 看状态而不看谁先到：工具可能正是因为信号被取消才「抢先」返回的
-      if (guard.timedOut()) return { content: toolTimeoutMessage(toolCall.name, context.timeoutMs ?? 0), isError: true };
-      return output ?? { content: cancelledMessage(toolCall.name), isError: true };
-    } finally {
-      guard.dispose();
-    }
-  }
-
-  private async run(toolCall: ToolCall, context: ToolContext): Promise<ToolOutput> {
+  private async refuse(toolCall: ToolCall, context: ToolContext): Promise<ToolOutput | undefined> {
     const tool = this.tools.get(toolCall.name);
     if (!tool) return { content: `未注册的工具：${toolCall.name}`, isError: true };
     // 扩展注册的工具可能根本没有 parameters：说清楚，而不是在校验里崩掉
@@ -114,6 +104,39 @@ export class ToolRegistry {
     try {
       const problem = validateArguments(tool.parameters, toolCall.arguments);
       if (problem) return { content: `参数不合法：${problem}`, isError: true };
+    } catch (error) {
+      return { content: `工具 ${tool.name} 出错：${describeError(error)}`, isError: true };
+    }
+    const reason = await context.beforeToolCall?.(toolCall, context);
+    if (reason !== undefined) return { content: reason, isError: true };
+    if (context.signal?.aborted) return { content: cancelledMessage(tool.name), isError: true };
+    return undefined;
+  }
+
+  /**
+   * 每次调用一个自己的信号，连着这次回复的信号（Ctrl+C）与一个定时器。
+   * 超时：先取消这个信号（理会它的工具会真的停下），立刻交出超时结果。
+   * Ctrl+C：信号交到了工具手里（第四个取消点），理会它的工具会在安全的地方停下、如实交回结果
+   * （bash 说它结束了整个进程树，write 已经写完就说已写入）；所以再等它 CANCEL_GRACE_MS，
+   * 不理会信号的工具（多半是扩展写的）等不来，就交出「被取消」——它迟到的结果直接丢掉。
+   */
+  private async runGuarded(toolCall: ToolCall, context: ToolContext): Promise<ToolOutput> {
+    const guard = guardCall(context.signal, context.timeoutMs);
+    try {
+      const work = this.run(toolCall, { ...context, signal: guard.signal });
+      // run 从不 reject，所以输掉赛跑的那一个不会变成未处理的拒绝
+      const output = await Promise.race([work, guard.ended.then(() => (guard.timedOut() ? undefined : briefly(work, CANCEL_GRACE_MS)))]);
+      // 看状态而不看谁先到：工具可能正是因为信号被取消才「抢先」返回的
+      if (guard.timedOut()) return { content: toolTimeoutMessage(toolCall.name, context.timeoutMs ?? 0), isError: true };
+      return output ?? { content: cancelledMessage(toolCall.name), isError: true };
+    } finally {
+      guard.dispose();
+    }
+  }
+
+  private async run(toolCall: ToolCall, context: ToolContext): Promise<ToolOutput> {
+    const tool = this.tools.get(toolCall.name)!; // refuse 查过它在
+    try {
       return checkedOutput(tool.name, await tool.execute(toolCall.arguments, context));
     } catch (error) {
       // 工具响应了 Ctrl+C 而抛出：说成「被取消」，而不是一句 This operation was aborted
@@ -121,6 +144,16 @@ export class ToolRegistry {
       return { content: `工具 ${tool.name} 出错：${describeError(error)}`, isError: true };
     }
   }
+}
+
+/** Ctrl+C 之后，最多再等理会信号的工具多久（毫秒）：它们杀掉进程、写完手上那一下，都在几毫秒之内。 */
+export const CANCEL_GRACE_MS = 1000;
+
+/** 等 work，最多等 ms 毫秒；等不到就是 undefined。 */
+function briefly<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms, undefined)));
+  return Promise.race([work, gaveUp]).finally(() => clearTimeout(timer));
 }
 
 /** 工具被 Ctrl+C 取消时交给模型的结果。 */

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createBuiltinTools } from "../../src/tools/index.js";
-import { isInside, MAX_FILE_BYTES } from "../../src/tools/read-file.js";
+import { isInside } from "../../src/tools/project-path.js";
+import { MAX_FILE_BYTES } from "../../src/tools/read-file.js";
 
 // 目录布局：base/step07 是项目根；base/step07-x 是名字带相同前缀的兄弟目录，专门用来骗 startsWith
 const base = fs.mkdtempSync(path.join(os.tmpdir(), "read-file-"));

@@ -6,10 +6,10 @@ import { ToolRegistry, type ToolDefinition } from "../../src/tools/types.js";
 const context = { cwd: "." };
 
 describe("createBuiltinTools", () => {
-  it("只注册 calc 和 read_file，顺序固定", () => {
+  it("注册 calc、read_file 与照 Pi 加的 write、edit、bash，顺序固定", () => {
     const registry = createBuiltinTools();
-    expect(registry.names()).toEqual(["calc", "read_file"]);
-    expect(registry.specs().map((spec) => spec.name)).toEqual(["calc", "read_file"]);
+    expect(registry.names()).toEqual(["calc", "read_file", "write", "edit", "bash"]);
+    expect(registry.specs().map((spec) => spec.name)).toEqual(["calc", "read_file", "write", "edit", "bash"]);
   });
 
   it("每次都是新的注册表，互不影响", () => {

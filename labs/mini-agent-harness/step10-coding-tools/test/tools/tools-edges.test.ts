@@ -82,8 +82,8 @@ describe("read_file：文件系统的错误说成一句话，只带模型给的�
 });
 
 describe("内置工具的说明（交给模型的就是它们）", () => {
-  it("名字、说明与参数的 JSON Schema", () => {
-    expect(createBuiltinTools().specs()).toEqual([
+  it("名字、说明与参数的 JSON Schema（前两个；write、edit、bash 见下一个用例）", () => {
+    expect(createBuiltinTools().specs().slice(0, 2)).toEqual([
       {
         name: "calc",
         description: "计算一个四则运算表达式，支持 + - * / %、括号和小数，例如 (1+2)*3.5",
@@ -105,6 +105,21 @@ describe("内置工具的说明（交给模型的就是它们）", () => {
         },
       },
     ]);
+  });
+
+  it("write、edit、bash 的名字与参数照 Pi 1.6.0：write { path, content }、edit { path, edits: [{ oldText, newText }] }、bash { command, timeout? }", () => {
+    const specs = createBuiltinTools().specs().slice(2);
+    const shape = (parameters: Record<string, unknown>): unknown => {
+      const properties = parameters.properties as Record<string, { type: string; items?: Record<string, unknown> }>;
+      return { required: parameters.required, properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, v.items ? [v.type, shape(v.items)] : v.type])) };
+    };
+    expect(specs.map((spec) => [spec.name, shape(spec.parameters)])).toEqual([
+      ["write", { required: ["path", "content"], properties: { path: "string", content: "string" } }],
+      ["edit", { required: ["path", "edits"], properties: { path: "string", edits: ["array", { required: ["oldText", "newText"], properties: { oldText: "string", newText: "string" } }] } }],
+      ["bash", { required: ["command"], properties: { command: "string", timeout: "number" } }],
+    ]);
+    // 工具说明说出这台机器上用的是哪个 shell：Windows 上是 cmd.exe，名字仍叫 bash
+    expect(specs[2]!.description).toContain(process.platform === "win32" ? "cmd.exe" : "/bin/sh");
   });
 
   it("显式写成 undefined 的参数视同没传：不算多余，也不查类型", async () => {
