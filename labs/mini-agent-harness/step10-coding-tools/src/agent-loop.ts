@@ -9,14 +9,16 @@
  * 谁来显示（render.ts）、谁来保存、谁来观察，
  * 都由调用方决定——循环只负责「下一步做什么」。
  *
- * 取消：循环只在三个点上检查 signal——开始新一轮之前、模型流结束之后、每个工具执行之前。
- * 已经开始的工具循环不打断（也打断不了），但 Ctrl+C 后也不陪它等：循环照常收场（见 untilAborted）。
+ * 取消：循环自己只在三个点上检查 signal——开始新一轮之前、模型流结束之后、每个工具执行之前。
+ * 第四个取消点在工具里面（照 Pi 的 executePreparedToolCall）：同一个 signal 经注册表交进 execute，
+ * bash 收到它就结束整棵进程树，write、edit 在安全的地方停手；循环等工具如实交回结果。
+ * 不理会信号的工具由注册表兜底（tools/types.ts：Ctrl+C 后最多再等 CANCEL_GRACE_MS）。
  * 真正让正在等待的模型醒过来的，是被透传进 streamFn 的同一个 signal，
  * 它一路传到最底层那个可取消的 sleep（真实模型里是 fetch）。
  */
 
 import type { ToolContext, ToolRegistry } from "./tools/types.js";
-import type { AssistantMessage, Context, HarnessEvent, StreamFn, StreamOptions, ToolCall, ToolResultMessage } from "./types.js";
+import type { AssistantMessage, Context, HarnessEvent, StreamFn, StreamOptions, ToolCall } from "./types.js";
 
 /** 一次回复最多跑几轮，防止模型与工具无休止地来回。 */
 export const DEFAULT_MAX_TURNS = 8;
@@ -72,14 +74,14 @@ function missingDone(): AssistantMessage {
  *   - 助手消息先进上下文、再判断要不要停——半截的回复也是历史的一部分；
  *   - 出错不抛异常：模型失败是 stopReason 为 "error" 的消息，工具失败是 isError 的结果。
  *
- * 三个取消点在一轮里的位置：
+ * 四个取消点在一轮里的位置：
  *
  *   ┌ 取消点一：开始新一轮之前
  *   │   turn_start → streamFn(context, { signal })   ← signal 让模型里的等待立刻醒来
  *   ├ 取消点二：助手消息进了上下文之后，若它的 stopReason 是 "aborted"
  *   │   对每个工具调用：
  *   ├ 取消点三：    执行这个工具之前
- *   │     tools.execute(…)                           ← 不查；Ctrl+C 时不再等它（untilAborted）
+ *   ├ 取消点四：    tools.execute(…) 里面             ← signal 交给工具，由工具自己停下
  *   └ turn_end，进入下一轮
  */
 export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerator<HarnessEvent> {
@@ -137,35 +139,12 @@ export async function* runAgentLoop(options: RunAgentLoopOptions): AsyncGenerato
         return;
       }
       yield { type: "tool_call", toolCall };
-      // 不理会信号的工具（多半是扩展写的）可能永远不结束；Ctrl+C 时不再等它，记一条「被取消」的结果
-      const result = (await untilAborted(() => tools.execute(toolCall, toolContext), signal)) ?? cancelledResult(toolCall);
+      // 取消点四在工具里面：这一轮的 signal 交进工具，Ctrl+C 时工具自己停下，交回的结果说它做到了哪一步
+      const result = await tools.execute(toolCall, signal ? { ...toolContext, signal } : toolContext);
       context.messages.push(result);
       yield { type: "message", message: result };
     }
     yield { type: "turn_end", turn };
   }
   yield { type: "max_turns", maxTurns };
-}
-
-/**
- * 等工具执行完；signal 先触发就不等了，返回 undefined。工具本身没有被杀掉：不理会信号的工具在后台接着跑，
- * 迟到的结果被丢掉。能真正停下它的只有信号本身：注册表把信号交给工具时，理会它的工具会自己收手。
- */
-function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
-  if (!signal) return start();
-  // 界面处理 tool_call 事件时（比如正在写会话文件）也可能按了 Ctrl+C：这个工具就不开始了
-  if (signal.aborted) return Promise.resolve(undefined);
-  let onAbort = (): void => {};
-  const aborted = new Promise<undefined>((resolve) => {
-    onAbort = () => resolve(undefined);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  // 监听器挂好了才开始工具（start() 在这里才调用）：工具开始的同一刻就取消的也收得到，abort 事件不会补发。
-  // 无论哪边先到，都把监听器摘掉：一个长寿的 signal 不该攒下每个工具留下的监听器
-  return Promise.race([start(), aborted]).finally(() => signal.removeEventListener("abort", onAbort));
-}
-
-/** Ctrl+C 时还没结束的工具，交给模型的结果；措辞与注册表取消工具时的一样，模型看到的是同一句话。 */
-function cancelledResult(toolCall: ToolCall): ToolResultMessage {
-  return { role: "toolResult", toolCallId: toolCall.id, toolName: toolCall.name, content: `工具 ${toolCall.name} 被取消`, isError: true };
 }

@@ -34,6 +34,8 @@ import { showHttpRetryWait } from "./render-retry.js";
 import { renderEvents } from "./render.js";
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
 import { Session } from "./session.js";
+import { terminalUi } from "./terminal-ui.js";
+import { NO_UI } from "./tool-call.js";
 import { createBuiltinTools } from "./tools/index.js";
 import type { ToolRegistry } from "./tools/types.js";
 import type { Context } from "./types.js";
@@ -145,7 +147,7 @@ async function converse(io: CliIo, { session, warnings, provider, tools, host, l
   // 时限套在最外面：HTTP 层的重发与等待都算在这一次调用里。
   const streamFn = withModelTimeout(providerStream, limits.modelTimeoutMs);
 
-  console.log("Mini Agent Harness · step09 retry-timeout");
+  console.log("Mini Agent Harness · step10 coding-tools");
   // 只说连的是谁，绝不打印密钥；本地服务器的端口每次都不同，也不打印。
   console.log(local ? "（未配置 API Key：使用本地脚本化的模型服务，离线运行）" : describeProvider(config));
   console.log(`可用工具：${visible(tools.names().join("、"))}`);
@@ -163,6 +165,8 @@ async function converse(io: CliIo, { session, warnings, provider, tools, host, l
   let inputEnded = false;
   rl.on("close", () => (inputEnded = true));
   endInputIfStdinDestroyed(rl, io.stdin); // 扩展关掉了标准输入：否则提示符永远挂着
+  // tool_call 处理函数的界面：标准输入是终端才有人回答；管道、CI 里问不了任何人（permission-gate.ts 就直接阻止）
+  const ui = io.stdin.isTTY === true ? terminalUi(rl, (text) => io.stdout.write(text)) : NO_UI;
 
   /** 显示提示符并读一行。 */
   async function ask(): Promise<string | undefined> {
@@ -200,13 +204,13 @@ async function converse(io: CliIo, { session, warnings, provider, tools, host, l
 
       // 每一轮一个新的 AbortController：取消是「这一轮」的事，不是整个程序的事。
       // runWithRetry 把 runAgentLoop 包在里面：失败时等一会儿再跑，等待中按 Ctrl+C 立刻收场。
-      // 工具拿到同一个信号与时限：Ctrl+C 或超时都会取消正在执行的工具。
+      // 工具拿到同一个信号与时限：Ctrl+C 或超时都会取消正在执行的工具。执行之前先问扩展的 tool_call 处理函数。
       active = new AbortController();
       const events = runWithRetry({
         streamFn,
         context,
         tools,
-        toolContext: { cwd: projectRoot, signal: active.signal, timeoutMs: limits.toolTimeoutMs },
+        toolContext: { cwd: projectRoot, signal: active.signal, timeoutMs: limits.toolTimeoutMs, beforeToolCall: host.toolCalls.gate(ui) },
         signal: active.signal,
         maxRetries: limits.maxRetries,
       });

@@ -1,9 +1,9 @@
 /**
- * 扩展宿主：让一个外部 .ts 文件不改核心代码就能观察事件、注册工具。
+ * 扩展宿主：让一个外部 .ts 文件不改核心代码就能观察事件、注册工具，还能拦下一次工具调用。
  *
  * 这里只有四样东西：
  *   - ExtensionAPI / ExtensionFactory：扩展作者看到的接口与形态；
- *   - ExtensionHost：保管观察者、把工具写进注册表、派发事件；
+ *   - ExtensionHost：保管观察者与 tool_call 处理函数、把工具写进注册表、派发事件；
  *   - loadExtension：运行时用动态 import() 加载一个扩展文件；
  *   - withExtensions：把循环的事件流先给扩展看一眼，再交给下游。
  *
@@ -15,6 +15,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 import * as guard from "./guards/extensions.js";
+import { ToolCallHooks, type ToolCallHandler } from "./tool-call.js";
 import type { ToolDefinition, ToolRegistry } from "./tools/types.js";
 import type { HarnessEvent } from "./types.js";
 
@@ -24,6 +25,8 @@ export interface ExtensionAPI {
   onEvent(handler: (event: HarnessEvent) => void): void;
   /** 注册一个工具。缺字段或名字与已有工具冲突时会抛错。 */
   registerTool(tool: ToolDefinition): void;
+  /** 照 Pi：工具执行之前问一声，返回 { block: true, reason } 就不执行（tool-call.ts）。 */
+  on(event: "tool_call", handler: ToolCallHandler): void;
 }
 
 /** 扩展的唯一形态：一个默认导出的工厂函数。 */
@@ -35,12 +38,19 @@ export class ExtensionHost implements ExtensionAPI {
   readonly loaded: string[] = [];
   /** 观察者，以及它来自哪个扩展（报错时说出来）。 */
   private readonly handlers: Array<{ handler: (event: HarnessEvent) => void; source: string | undefined }> = [];
+  /** tool_call 的处理函数，按加载顺序（tool-call.ts）。 */
+  readonly toolCalls = new ToolCallHooks();
 
   constructor(private readonly tools: ToolRegistry) {}
 
   onEvent(handler: (event: HarnessEvent) => void, source?: string): void {
     guard.refuseNonFunction(handler); // 否则要到第一个事件才崩
     this.handlers.push({ handler, source });
+  }
+
+  on(event: "tool_call", handler: ToolCallHandler, source?: string): void {
+    guard.refuseUnknownEvent(event, handler); // Pi 有 41 种事件，这里只有 tool_call：写错了现在就说
+    this.toolCalls.add(handler, source);
   }
 
   registerTool(tool: ToolDefinition, source?: string): void {

@@ -3,10 +3,10 @@
  * 没给 done 时补上的那条消息长什么样、工具的 execute 自己 reject 时（带着取消信号）错误照样交给调用方。
  */
 import { getEventListeners } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 
 import { runAgentLoop } from "../src/agent-loop.js";
-import { ToolRegistry } from "../src/tools/types.js";
+import { CANCEL_GRACE_MS, ToolRegistry } from "../src/tools/types.js";
 import type { AssistantMessage, HarnessEvent, Message, StreamFn } from "../src/types.js";
 
 async function collect(events: AsyncIterable<HarnessEvent>): Promise<HarnessEvent[]> {
@@ -85,7 +85,9 @@ describe("runAgentLoop 的边角", () => {
     expect(context.messages.map((m) => m.role)).toEqual(["assistant"]); // 没有补一条「被取消」的工具结果
   });
 
-  it("不理会信号的工具遇上 Ctrl+C：记一条被取消的结果，信号上不留监听", async () => {
+  it("不理会信号的工具遇上 Ctrl+C：等过 CANCEL_GRACE_MS 记一条被取消的结果，信号上不留监听", async () => {
+    vi.useFakeTimers();
+    onTestFinished(() => void vi.useRealTimers());
     const controller = new AbortController();
     const tools = new ToolRegistry();
     // 工具开始执行之后才按 Ctrl+C（下一轮事件循环）；它自己永远不结束，也不看信号
@@ -95,9 +97,13 @@ describe("runAgentLoop 的边角", () => {
     };
     tools.register({ name: "echo", description: "永远不结束", parameters: { type: "object" }, execute: hang });
     const events: HarnessEvent[] = [];
-    for await (const event of runAgentLoop({ streamFn: alwaysCalls, context: { messages: [] }, tools, toolContext: { cwd: "." }, signal: controller.signal })) {
-      events.push(event);
-    }
+    const done = (async () => {
+      for await (const event of runAgentLoop({ streamFn: alwaysCalls, context: { messages: [] }, tools, toolContext: { cwd: "." }, signal: controller.signal })) {
+        events.push(event);
+      }
+    })();
+    await vi.advanceTimersByTimeAsync(CANCEL_GRACE_MS);
+    await done;
     // 工具结果是「被取消」，这一轮照常结束，下一轮开始之前在取消点一收场
     expect(events.slice(-3)).toEqual([
       { type: "message", message: { role: "toolResult", toolCallId: "c1", toolName: "echo", content: "工具 echo 被取消", isError: true } },

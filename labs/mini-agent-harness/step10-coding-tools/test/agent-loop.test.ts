@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 
 import { runAgentLoop } from "../src/agent-loop.js";
 import { createFakeModel } from "../src/fake-model.js";
-import { ToolRegistry } from "../src/tools/types.js";
+import { CANCEL_GRACE_MS, ToolRegistry } from "../src/tools/types.js";
 import { createBuiltinTools } from "../src/tools/index.js";
 import type { AssistantMessage, Context, HarnessEvent, StreamFn, ToolCall } from "../src/types.js";
 
@@ -58,7 +58,7 @@ describe("runAgentLoop", () => {
   it("工具说明随上下文交给模型", async () => {
     const context = userSays("你好");
     await collect(runAgentLoop({ streamFn: createFakeModel(), context, tools: createBuiltinTools(), toolContext }));
-    expect(context.tools?.map((t) => t.name)).toEqual(["calc", "read_file"]);
+    expect(context.tools?.map((t) => t.name)).toEqual(["calc", "read_file", "write", "edit", "bash"]);
   });
 
   it("未注册的工具变成错误结果，循环照常往下走", async () => {
@@ -95,7 +95,7 @@ describe("runAgentLoop", () => {
   });
 });
 
-describe("三个取消点", () => {
+describe("四个取消点", () => {
   it("取消点一：开始新一轮之前已经取消，就不再调用模型", async () => {
     const controller = new AbortController();
     controller.abort();
@@ -136,29 +136,59 @@ describe("三个取消点", () => {
     expect(model.calls).toBe(1);
   });
 
-  it("step08：工具执行中途按下取消，不陪它等——记一条被取消的结果，它迟到的结果被丢掉", async () => {
+  it("第四个取消点在工具里面：循环把这一轮的 signal 交给工具，等它如实交回自己的结果（而不是一句「被取消」）", async () => {
+    const controller = new AbortController();
+    const tools = new ToolRegistry();
+    tools.register({
+      name: "steps",
+      description: "收到取消就停在当前这一步",
+      parameters: { type: "object", properties: {} },
+      execute: (_args, context) =>
+        new Promise((resolve) => {
+          context.signal?.addEventListener("abort", () => resolve({ content: "做完了第 1 步，第 2 步没做", isError: true }));
+          controller.abort(); // 工具开始之后按下 Ctrl+C
+        }),
+    });
+    const context = userSays("x");
+    // toolContext 里没有 signal：工具拿到的是循环自己的那一个
+    const events = await collect(runAgentLoop({ streamFn: scripted(toolUse(call("1", "steps"))), context, tools, toolContext, signal: controller.signal }));
+    expect(context.messages.at(-1)).toEqual({ role: "toolResult", toolCallId: "1", toolName: "steps", content: "做完了第 1 步，第 2 步没做", isError: true });
+    expect(events.at(-1)).toEqual({ type: "abort" });
+  });
+
+  it("工具不理会信号：注册表最多再等 CANCEL_GRACE_MS，记一条被取消的结果，它迟到的结果被丢掉", async () => {
+    vi.useFakeTimers();
+    onTestFinished(() => void vi.useRealTimers());
     const controller = new AbortController();
     const tools = new ToolRegistry();
     let finish: (value: { content: string }) => void = () => {};
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
     tools.register({
       name: "slow",
       description: "执行期间按下取消",
       parameters: { type: "object", properties: {} },
       execute() {
-        controller.abort(); // 工具开始执行的同一刻就取消了（监听器不能挂得比这晚）
+        started();
         return new Promise((resolve) => (finish = resolve));
       },
     });
     const context = userSays("x");
-    const events = await collect(runAgentLoop({ streamFn: scripted(toolUse(call("1", "slow"))), context, tools, toolContext, signal: controller.signal }));
+    const done = collect(runAgentLoop({ streamFn: scripted(toolUse(call("1", "slow"))), context, tools, toolContext, signal: controller.signal }));
+    await running;
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(CANCEL_GRACE_MS - 1);
+    expect(context.messages.filter((m) => m.role === "toolResult")).toHaveLength(0); // 还在等它
+    await vi.advanceTimersByTimeAsync(1);
+    const events = await done;
     expect(context.messages.at(-1)).toEqual({ role: "toolResult", toolCallId: "1", toolName: "slow", content: "工具 slow 被取消", isError: true });
     expect(events.at(-1)).toEqual({ type: "abort" });
     finish({ content: "迟到的结果" });
     await Promise.resolve();
     expect(context.messages.filter((m) => m.role === "toolResult")).toHaveLength(1);
-  }, 20_000); // 出了毛病时这个测试会一直挂着：只在那时起作用的上限
+  });
 
-  it("step08：tool_call 事件交出去、工具还没开始时按下取消：不再开始这个工具，也不挂住", async () => {
+  it("tool_call 事件交出去、工具还没开始时按下取消：不再开始这个工具，也不挂住", async () => {
     const controller = new AbortController();
     const tools = new ToolRegistry();
     const ran: string[] = [];

@@ -29,7 +29,7 @@ describe("第 1 条：失败的扩展什么也不留下", () => {
     const tools = createBuiltinTools();
     const host = new ExtensionHost(tools);
     await expect(loadExtension(file, host)).rejects.toThrow("工厂崩了");
-    expect(tools.names()).toEqual(["calc", "read_file"]);
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash"]);
     expect(host.loaded).toEqual([]);
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     host.emit({ type: "abort" });
@@ -40,7 +40,7 @@ describe("第 1 条：失败的扩展什么也不留下", () => {
     const file = writeExtension("half-async.mjs", `export default async (pi) => { pi.registerTool(${TOOL}); await Promise.resolve(); throw new Error("晚了一步才崩"); };\n`);
     const tools = createBuiltinTools();
     await expect(loadExtension(file, new ExtensionHost(tools))).rejects.toThrow("晚了一步才崩");
-    expect(tools.names()).toEqual(["calc", "read_file"]);
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash"]);
   });
 });
 
@@ -66,7 +66,7 @@ describe("第 3 条：永远不结束的工厂", () => {
     const file = writeExtension("never.mjs", source);
     const tools = createBuiltinTools();
     await expect(loadExtension(file, new ExtensionHost(tools), 50)).rejects.toThrow(/扩展 never\.mjs 的工厂函数 0\.05 秒内没有结束/);
-    expect(tools.names()).toEqual(["calc", "read_file"]);
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash"]);
   });
 
   it("超时之后工厂才注册：注册被丢弃", async () => {
@@ -75,7 +75,7 @@ describe("第 3 条：永远不结束的工厂", () => {
     await expect(loadExtension(file, new ExtensionHost(tools), 20)).rejects.toThrow("没有结束");
     const module = (await import(pathToFileURL(file).href)) as { pi: { registerTool(tool: unknown): void } };
     module.pi.registerTool({ name: "later", description: "", parameters: { type: "object" }, execute: () => ({ content: "ok" }) });
-    expect(tools.names()).toEqual(["calc", "read_file"]);
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash"]);
   });
 });
 
@@ -91,7 +91,7 @@ describe("第 4 条：registerTool 在注册时检查工具", () => {
     const file = writeExtension("bad-tool.mjs", `export default (pi) => pi.registerTool(${tool});\n`);
     const tools = createBuiltinTools();
     await expect(loadExtension(file, new ExtensionHost(tools))).rejects.toThrow(message);
-    expect(tools.names()).toEqual(["calc", "read_file"]);
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash"]);
   });
 
   // 命令行上的同一条：见文件后面的「命令行」一节

@@ -26,7 +26,7 @@ describe("扩展宿主的边角", () => {
     const host = new ExtensionHost(tools);
     await expect(loadExtension(file, host)).rejects.toThrow(new Error("onEvent 需要一个函数"));
     expect(host.loaded).toEqual([]);
-    expect(tools.names()).toEqual(["calc", "read_file"]); // 在它之前注册的工具也没留下
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash"]); // 在它之前注册的工具也没留下
   });
 
   it("复制不了的事件（带着函数）：观察者照样收到，拿到的是原件", () => {
@@ -77,7 +77,7 @@ describe("扩展宿主的边角", () => {
     pi.registerTool({ name: "later", description: "d", parameters: { type: "object" }, execute: () => ({ content: "x" }) });
     const seen: HarnessEvent[] = [];
     pi.onEvent((event) => seen.push(event));
-    expect(tools.names()).toEqual(["calc", "read_file", "later"]);
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash", "later"]);
     host.emit({ type: "abort" });
     expect(seen).toEqual([{ type: "abort" }]);
     expect(() => pi.registerTool({ name: "later", description: "d", parameters: { type: "object" }, execute: () => ({ content: "x" }) })).toThrow("工具名重复：later");
@@ -94,7 +94,7 @@ describe("扩展宿主的边角", () => {
     expect(() => pi.onEvent("不是函数" as never)).not.toThrow();
     expect(() => pi.registerTool({} as never)).not.toThrow();
     pi.registerTool({ name: "ghost", description: "d", parameters: { type: "object" }, execute: () => ({ content: "x" }) });
-    expect(tools.names()).toEqual(["calc", "read_file"]);
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash"]);
   });
 
   it("同一个工厂里注册两个同名工具：第二个就报重复，加载失败，一个也不留", async () => {
@@ -102,7 +102,7 @@ describe("扩展宿主的边角", () => {
     const file = writeExtension("twins.mjs", `export default (pi) => { pi.registerTool(${tool}); pi.registerTool(${tool}); };\n`);
     const tools = createBuiltinTools();
     await expect(loadExtension(file, new ExtensionHost(tools))).rejects.toThrow("工具名重复：twin");
-    expect(tools.names()).toEqual(["calc", "read_file"]);
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash"]);
   });
 
   it("withTimeLimit：及时完成时把计时器清掉，不拖住进程", async () => {

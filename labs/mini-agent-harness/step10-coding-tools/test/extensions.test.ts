@@ -20,7 +20,7 @@ describe("loadExtension", () => {
     const tools = createBuiltinTools();
     const host = new ExtensionHost(tools);
     await loadExtension(path.join(stepRoot, "extensions", "logger.ts"), host);
-    expect(tools.names()).toEqual(["calc", "read_file", "upper"]);
+    expect(tools.names()).toEqual(["calc", "read_file", "write", "edit", "bash", "upper"]);
     expect(host.loaded).toEqual(["logger.ts"]);
     const result = await tools.execute({ type: "toolCall", id: "1", name: "upper", arguments: { text: "abc" } }, { cwd: scratch.dir() });
     expect(result.content).toBe("ABC");

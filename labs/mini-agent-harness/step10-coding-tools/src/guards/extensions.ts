@@ -5,6 +5,7 @@
 
 import type readline from "node:readline";
 
+import type { ToolCallHandler } from "../tool-call.js";
 import type { ToolDefinition } from "../tools/types.js";
 import type { HarnessEvent } from "../types.js";
 import { isRecord } from "./json.js";
@@ -56,6 +57,12 @@ export function refuseBadTool(tool: unknown, taken: string[]): void {
 /** onEvent 收到的不是函数：现在就说，而不是等第一个事件到来时在 emit 里崩。 */
 export function refuseNonFunction(handler: unknown): void {
   if (typeof handler !== "function") throw new Error("onEvent 需要一个函数");
+}
+
+/** pi.on 只认 "tool_call"，处理函数必须是函数：加载时就说，而不是等第一次工具调用。 */
+export function refuseUnknownEvent(event: unknown, handler: unknown): void {
+  if (event !== "tool_call") throw new Error(`pi.on 只支持 "tool_call"（Pi 还有 session_start 等 40 种事件，这里没有），收到的是 ${JSON.stringify(String(event))}`);
+  if (typeof handler !== "function") throw new Error('pi.on("tool_call", …) 需要一个函数');
 }
 
 /** 默认导出是函数，调用了却什么也不做（async 生成器、生成器函数只返回一个生成器；class 不能不带 new 调用）：加载时就说清楚。 */
@@ -129,10 +136,11 @@ export async function withTimeLimit<T>(work: Promise<T>, ms: number, message: st
 
 type Handler = (event: HarnessEvent) => void;
 
-/** 宿主（extensions.ts 的 ExtensionHost）里暂存要用到的三个方法；写在这里，两个文件就不必互相引用。 */
+/** 宿主（extensions.ts 的 ExtensionHost）里暂存要用到的四个方法；写在这里，两个文件就不必互相引用。 */
 interface Host {
   onEvent(handler: Handler, source?: string): void;
   registerTool(tool: ToolDefinition, source?: string): void;
+  on(event: "tool_call", handler: ToolCallHandler, source?: string): void;
   checkTool(tool: ToolDefinition, alsoTaken: string[]): void;
 }
 
@@ -140,8 +148,8 @@ interface Host {
  * 加载一个扩展，要么全成，要么什么也不留下（8.5「已知局限」第 1、3 条）：load（import 加上工厂）拿到的是一个暂存注册的 pi，
  * 在 timeoutMs 内成功结束，暂存的才一次性装进宿主；抛错、超时都丢掉，之后迟到的注册也一律不要（失败已经报告过了）。
  */
-export async function allOrNothing(host: Host, name: string, timeoutMs: number, load: (pi: Pick<Host, "onEvent" | "registerTool">) => Promise<void>): Promise<void> {
-  const pending = { handlers: [] as Handler[], tools: [] as ToolDefinition[] };
+export async function allOrNothing(host: Host, name: string, timeoutMs: number, load: (pi: Pick<Host, "onEvent" | "registerTool" | "on">) => Promise<void>): Promise<void> {
+  const pending = { handlers: [] as Handler[], tools: [] as ToolDefinition[], toolCalls: [] as ToolCallHandler[] };
   let state: "loading" | "loaded" | "failed" = "loading";
   const pi = {
     onEvent(handler: Handler) {
@@ -156,6 +164,12 @@ export async function allOrNothing(host: Host, name: string, timeoutMs: number, 
       if (state === "loaded") host.registerTool(tool, name);
       else pending.tools.push(tool);
     },
+    on(event: "tool_call", handler: ToolCallHandler) {
+      if (state === "failed") return;
+      refuseUnknownEvent(event, handler);
+      if (state === "loaded") host.on(event, handler, name);
+      else pending.toolCalls.push(handler);
+    },
   };
   try {
     await withTimeLimit(load(pi), timeoutMs, `扩展 ${name} 的工厂函数 ${timeoutMs / 1000} 秒内没有结束（是不是在等一个永远不会来的事件？）`);
@@ -165,6 +179,7 @@ export async function allOrNothing(host: Host, name: string, timeoutMs: number, 
   }
   for (const tool of pending.tools) host.registerTool(tool, name);
   for (const handler of pending.handlers) host.onEvent(handler, name);
+  for (const handler of pending.toolCalls) host.on("tool_call", handler, name);
   state = "loaded";
 }
 
