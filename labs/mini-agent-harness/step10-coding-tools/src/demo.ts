@@ -1,35 +1,34 @@
 /**
  * 非交互演示：npm run demo。它的输出会与 expected-output.txt 逐字比对。
  *
- * 和 step08 一样全程走真实的 HTTP：本进程里起一个本地脚本服务器，按 rules.ts 的剧本回答，
- * 只是这次让它按顺序出几种故障，看三层重试与两种超时各自怎么接住：
+ * 和 step08、09 一样全程走真实的 HTTP：本进程里起一个本地脚本服务器，按 rules.ts 的剧本回答。
+ * 这次模型会改文件、跑命令，所以它干活的地方是系统临时目录里的一个沙箱，不是仓库：
  *
- *   场景 1：429 + retry-after-ms：HTTP 层悄悄重试，屏幕上什么都看不出来；
- *   场景 2：连着几个 500：HTTP 层重试用完，回合层接手，打印重试状态行；
- *   场景 3：慢工具被工具超时掐断，结果交给模型，对话照常往下走；
- *   场景 4：回合层等待重试时按 Ctrl+C：立刻收场，不再发请求；
- *   场景 5：上下文溢出：压缩一次，再跑一次；
- *   场景 6：额度用完（insufficient_quota）：两层都不重试；
- *   场景 7：服务器要求等 120 秒，超过 60 秒的上限：立刻报错，点名要等多久。
+ *   场景 1：edit 的 oldText 在文件里只出现一次：改好了；
+ *   场景 2：oldText 出现了两处：错误结果说出「2 处」、文件不动；模型带上整行再试一次，改好了；
+ *   场景 3：bash 跑一条 node -e 命令，权限闸门问了，回答「不」：命令没有运行，模型收到理由；
+ *   场景 4：同一条命令，这次回答「是」：输出与退出码交回给模型。
  *
- * 所有等待都用配置出来的小数字（几十毫秒），输出里只有配置值与记下的事实
- * （服务器收到几个请求、请求里有哪些消息），没有实测的时间、端口与路径。
- * 「按 Ctrl+C」由看到 auto_retry_start 事件触发，而不是定时器：机器再忙，结果也不变。
+ * 权限闸门是 extensions/permission-gate.ts，和 npm start 加载的是同一个文件；它的问题由这里按剧本回答
+ * （scriptedUi 代替终端）。命令写成 node -e "…"（双引号），/bin/sh 与 Windows 的 cmd.exe 里意思一样。
+ * 输出里没有路径、端口、时间：沙箱的位置每次都不同，不打印。
  */
 
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { ExtensionHost, loadExtension, withExtensions } from "./extensions.js";
 import { withModelTimeout } from "./guard.js";
-import { startLocalProvider, type Fault } from "./local-provider.js";
+import { startLocalProvider } from "./local-provider.js";
 import { createProviderStream } from "./providers/index.js";
 import { renderEvents } from "./render.js";
-import { DEFAULT_HTTP_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./providers/http-retry.js";
-import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_RETRIES, runWithRetry } from "./retry/turn-retry.js";
+import { runWithRetry } from "./retry/turn-retry.js";
 import { Session } from "./session.js";
+import type { Ui } from "./tool-call.js";
 import { createBuiltinTools } from "./tools/index.js";
-import type { Context, HarnessEvent } from "./types.js";
+import type { Context } from "./types.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // 会话文件默认写在本目录的 .sessions/；测试把 DEMO_SESSIONS_DIR 指向各自的临时目录，几份测试同时跑也不会抢同一个文件
@@ -37,36 +36,50 @@ const sessionsDir = process.env.DEMO_SESSIONS_DIR ?? path.join(projectRoot, ".se
 /** 一把假密钥：不会出现在输出里。 */
 const KEY = "sk-demo-0000-not-a-real-key";
 
-// ── 配置：演示用的小数字 ───────────────────────────────────────
-/** 回合层第一次重试前等多久（之后翻倍）。默认是 2000，演示里缩成 20。 */
-const BASE_DELAY_MS = 20;
-const MODEL_TIMEOUT_MS = 10_000;
-const TOOL_TIMEOUT_MS = 50;
+// ── 沙箱：模型只在这里改文件、跑命令 ─────────────────────────────
+const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), "step10-demo-"));
+const NOTES = ["# 第 8.8 章的待办", "- TODO 写 write 工具", "- TODO 写 edit 工具", "- 已完成：read_file", ""].join("\r\n");
+fs.writeFileSync(path.join(sandbox, "notes.txt"), NOTES);
+const notes = (): string => fs.readFileSync(path.join(sandbox, "notes.txt"), "utf8");
 
-// 本地脚本服务器。faults 里排着接下来几个请求的故障，一个请求用掉一个；排空了就正常回答。
-const faults: Array<Fault | undefined> = [];
-const server = await startLocalProvider({ chunkDelayMs: 5, fault: () => faults.shift() }).catch((error: Error) => {
+const server = await startLocalProvider({ chunkDelayMs: 5 }).catch((error: Error) => {
   console.error(error.message); // 单独复制出来的步骤目录里没有本地脚本服务器：说一行怎么办，不是一屏堆栈
   process.exit(1);
 });
-const streamFn = withModelTimeout(
-  createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "scripted" }),
-  MODEL_TIMEOUT_MS,
-);
+const streamFn = withModelTimeout(createProviderStream({ api: "openai", baseUrl: server.openaiBaseUrl, apiKey: KEY, model: "scripted" }), 10_000);
 
-// 装配与 main.ts 相同：内置工具 + 扩展 + 会话文件，Agent 循环外面包一层 runWithRetry。
 const tools = createBuiltinTools();
 const host = new ExtensionHost(tools);
-await loadExtension(path.join(projectRoot, "extensions", "logger.ts"), host);
-await loadExtension(path.join(projectRoot, "extensions", "sleep.ts"), host);
+await loadExtension(path.join(projectRoot, "extensions", "permission-gate.ts"), host);
 const session = Session.create(path.join(sessionsDir, "demo.jsonl"));
 const context: Context = { messages: [] };
 
-/**
- * 用户说一句话，跑一次带重试的 Agent 循环：会话落盘 → 扩展观察 → 渲染显示，和 main.ts 一样。
- * cancelWhen 扮演按 Ctrl+C 的用户：看到某个事件之后取消。
- */
-async function say(text: string, options: { cancelWhen?: (event: HarnessEvent) => boolean; baseDelayMs?: number } = {}): Promise<void> {
+/** 每次闸门发问时 notes.txt 的样子：看得出一次失败的 edit 之后文件有没有变。 */
+const notesAtQuestion: string[] = [];
+
+/** 代替终端回答闸门的问题：按顺序取 answers，问题与回答都打印出来（格式同 terminal-ui.ts）。 */
+function scriptedUi(answers: boolean[]): Ui {
+  return {
+    hasUI: true,
+    ui: {
+      async confirm(title, message) {
+        notesAtQuestion.push(notes());
+        const yes = answers.shift() ?? false;
+        console.log(`[确认] ${title} ${message}（y/N） ${yes ? "y" : "n"}`);
+        return yes;
+      },
+      async select() {
+        return undefined;
+      },
+      notify(message) {
+        console.log(`[通知] ${message}`);
+      },
+    },
+  };
+}
+
+/** 用户说一句话，跑一次 Agent 循环：会话落盘 → 扩展观察 → 渲染显示，和 cli.ts 一样；闸门的问题按 answers 回答。 */
+async function say(text: string, answers: boolean[]): Promise<void> {
   console.log(`你> ${text}`);
   const userMessage = { role: "user" as const, content: text };
   context.messages.push(userMessage);
@@ -76,123 +89,54 @@ async function say(text: string, options: { cancelWhen?: (event: HarnessEvent) =
     streamFn,
     context,
     tools,
-    toolContext: { cwd: projectRoot, signal: controller.signal, timeoutMs: TOOL_TIMEOUT_MS },
+    // cwd 是沙箱：write、edit、bash 都只在这里面动手
+    toolContext: { cwd: sandbox, signal: controller.signal, timeoutMs: 120_000, beforeToolCall: host.toolCalls.gate(scriptedUi(answers)) },
     signal: controller.signal,
-    baseDelayMs: options.baseDelayMs ?? BASE_DELAY_MS,
   });
-  await renderEvents(userCancels(withExtensions(session.record(events), host), controller, options.cancelWhen));
+  await renderEvents(withExtensions(session.record(events), host));
   console.log();
 }
 
-/** 事件先交给下游显示，再决定要不要取消：取消点因此总落在同一个事件之后。 */
-async function* userCancels(
-  events: AsyncIterable<HarnessEvent>,
-  controller: AbortController,
-  when?: (event: HarnessEvent) => boolean,
-): AsyncGenerator<HarnessEvent> {
-  for await (const event of events) {
-    yield event;
-    if (when?.(event)) controller.abort();
-  }
+/** 最近一条 name 工具的结果，整段（屏幕上的 [工具结果] 只显示第一行）。 */
+function lastResultOf(name: string): string {
+  const result = context.messages.findLast((message) => message.role === "toolResult" && message.toolName === name);
+  return result?.role === "toolResult" ? result.content : "（没有）";
 }
 
-/** 第 index 个请求（从 0 数）发出的消息，一条一行。 */
-function describeSent(index: number): string[] {
-  const body = server.requests[index]?.body as { messages?: Array<{ role: string; content: unknown; tool_calls?: unknown[] }> } | undefined;
-  return (body?.messages ?? []).map((message) => {
-    const text = typeof message.content === "string" ? message.content : "";
-    const calls = message.tool_calls?.length ? ` + ${message.tool_calls.length} 个工具调用` : "";
-    return `  ${message.role.padEnd(9)} ${text}${calls}`;
-  });
-}
 
-const savedMessages = (): number => Session.open(session.file).messages().length;
-
-console.log("Mini Agent Harness · step09 retry-timeout（demo）");
-console.log(`已加载扩展：${host.loaded.join("、")}`);
-console.log(`可用工具：${tools.names().join("、")}（upper、sleep 来自扩展）`);
-console.log("模型服务：本地脚本服务器（127.0.0.1 上的随机端口），按 rules.ts 的剧本回答；出什么故障由每个场景安排");
-console.log(`HTTP 层（在 Provider 里面，用户看不见）：最多重试 ${DEFAULT_HTTP_MAX_RETRIES} 次；服务器要求的等待上限 ${DEFAULT_MAX_RETRY_DELAY_MS}ms`);
-console.log(
-  `回合层：最多重试 ${DEFAULT_MAX_RETRIES} 次，第一次等 ${BASE_DELAY_MS}ms、之后翻倍（默认 ${DEFAULT_BASE_DELAY_MS}ms，演示里缩小了）；` +
-    `模型超时：${MODEL_TIMEOUT_MS}ms；工具超时：${TOOL_TIMEOUT_MS}ms`,
-);
+console.log("Mini Agent Harness · step10 coding-tools（demo）");
+console.log(`已加载扩展：${host.loaded.join("、")}（bash、write、edit 执行之前先问；这里由 demo 按剧本回答）`);
+console.log(`可用工具：${tools.names().join("、")}`);
+console.log("模型服务：本地脚本服务器（127.0.0.1 上的随机端口），按 rules.ts 的剧本回答");
+console.log("沙箱：系统临时目录里的一个新目录（位置每次不同，不打印），里面只有 notes.txt，行尾是 CRLF；仓库里的文件一个都不碰");
 
 // ── 场景 1 ─────────────────────────────────────────────────────
-console.log("\n=== 场景 1：429 + retry-after-ms，HTTP 层悄悄重试 ===\n");
-console.log("安排：第 1 个请求回 HTTP 429，响应头 retry-after-ms: 20\n");
-faults.push({ httpError: 429, headers: { "retry-after-ms": "20" } });
-let from = server.requests.length;
-await say("我叫小明");
-const sameBody = JSON.stringify(server.requests[from]?.body) === JSON.stringify(server.requests[from + 1]?.body);
-console.log(`服务器收到 ${server.requests.length - from} 个请求，内容${sameBody ? "完全相同" : "不同"}；屏幕上没有错误行，也没有重试行。`);
+console.log("\n=== 场景 1：edit，oldText 只出现一次 ===\n");
+await say("把 notes.txt 里的「# 第 8.8 章的待办」改成「# 第 8.8 章：编程工具」", [true]);
+console.log(`notes.txt 的第一行现在是：${notes().split("\r\n")[0]}`);
 
 // ── 场景 2 ─────────────────────────────────────────────────────
-// 每个 500 都带 retry-after-ms: 10，HTTP 层的等待也就是配置出来的小数字（不带的话是 0.5 s、1 s 再加随机抖动）。
-console.log("\n=== 场景 2：连着 3 个 500，HTTP 层放弃，回合层接手 ===\n");
-console.log("安排：接下来 3 个请求都回 HTTP 500（retry-after-ms: 10），第 4 个正常\n");
-const e500: Fault = { httpError: 500, headers: { "retry-after-ms": "10" } };
-faults.push(e500, e500, e500);
-from = server.requests.length;
-await say("我叫什么");
-console.log(`服务器收到 ${server.requests.length - from} 个请求：第一次尝试里 HTTP 层发了 1 + ${DEFAULT_HTTP_MAX_RETRIES} 个，回合层的第 1 次重试又发了 1 个。`);
-console.log(`两层叠起来，一次模型调用最坏要发 (1+${DEFAULT_HTTP_MAX_RETRIES})×(1+${DEFAULT_MAX_RETRIES}) = ${(1 + DEFAULT_HTTP_MAX_RETRIES) * (1 + DEFAULT_MAX_RETRIES)} 个请求。`);
-console.log("回合层重试发出的那个请求里的消息（失败的那条回复不在里面）：");
-for (const line of describeSent(server.requests.length - 1)) console.log(line);
-console.log(`运行时上下文里有 ${context.messages.length} 条消息；会话文件里有 ${savedMessages()} 条——失败的那条还留在文件里。`);
+console.log("\n=== 场景 2：edit，oldText 出现了两处：出错、文件不动，带上整行再试 ===\n");
+const before = notes();
+notesAtQuestion.length = 0;
+await say("把 notes.txt 里的「TODO」改成「DONE」，那一行是「- TODO 写 edit 工具」", [true, true]);
+const failed = context.messages.find((message) => message.role === "toolResult" && message.toolName === "edit" && message.isError);
+console.log(`第一次的错误结果：「${failed?.role === "toolResult" ? failed.content : "（没有）"}」`);
+console.log(`第二次发问时（第一次失败之后）文件与这一场景开始时逐字节相同：${notesAtQuestion[1] === before ? "是" : "否"}`);
+console.log("现在的 notes.txt：");
+for (const line of notes().split("\r\n")) if (line !== "") console.log(`  ${line}`);
+console.log(`行尾仍然都是 CRLF：${notes().split("\n").slice(0, -1).every((line) => line.endsWith("\r")) ? "是" : "否"}`);
 
 // ── 场景 3 ─────────────────────────────────────────────────────
-console.log("\n=== 场景 3：慢工具被工具超时掐断 ===\n");
-console.log(`安排：模型调用 sleep 工具，要睡 60000ms；工具超时是 ${TOOL_TIMEOUT_MS}ms\n`);
-await say("睡一会 60000");
-const timedOut = context.messages.find((m) => m.role === "toolResult" && m.toolName === "sleep");
-console.log(`工具结果交给了模型：「${timedOut?.role === "toolResult" ? timedOut.content : "（没有）"}」；模型读到它，回答了下一轮。`);
+console.log("\n=== 场景 3：bash，闸门问了，回答「不」 ===\n");
+await say('运行 node -e "console.log(6*7)"', [false]);
+console.log(`模型收到的工具结果就是闸门给的理由：「${lastResultOf("bash")}」`);
 
 // ── 场景 4 ─────────────────────────────────────────────────────
-// x-should-retry: false 让 HTTP 层不重试，失败直接交到回合层；这次用默认的 2000ms 等待。
-console.log("\n=== 场景 4：等待重试时按 Ctrl+C ===\n");
-console.log(`安排：第 1 个请求回 HTTP 500（x-should-retry: false，HTTP 层不重试）；回合层用默认的 ${DEFAULT_BASE_DELAY_MS}ms；`);
-console.log("      用户一看到 [重试] 那一行就按 Ctrl+C\n");
-faults.push({ httpError: 500, headers: { "x-should-retry": "false" } });
-from = server.requests.length;
-await say("说个长的", { baseDelayMs: DEFAULT_BASE_DELAY_MS, cancelWhen: (event) => event.type === "auto_retry_start" });
-console.log(`服务器收到 ${server.requests.length - from} 个请求：等待被取消，第 1 次重试没有发出去，回到提示符。`);
-
-// ── 场景 5 ─────────────────────────────────────────────────────
-console.log("\n=== 场景 5：上下文溢出 → 压缩 → 再跑一次 ===\n");
-console.log("安排：第 1 个请求回 HTTP 400「prompt is too long: 213462 tokens > 200000 maximum」\n");
-faults.push({ httpError: 400, message: "prompt is too long: 213462 tokens > 200000 maximum" });
-from = server.requests.length;
-const before = context.messages.length;
-await say("帮我算 17*38");
-console.log(`服务器收到 ${server.requests.length - from} 个请求（溢出不走退避等待）。压缩前上下文有 ${before + 1} 条消息，压缩后的第一个请求只发了这些：`);
-for (const line of describeSent(from + 1)) console.log(line);
-console.log(`会话文件里一条都没少：${savedMessages()} 条消息。`);
-
-// ── 场景 6 ─────────────────────────────────────────────────────
-console.log("\n=== 场景 6：额度用完（insufficient_quota）：不重试 ===\n");
-console.log("安排：第 1 个请求回 HTTP 429，type 是 insufficient_quota（同样带着 retry-after-ms: 10）\n");
-faults.push({
-  httpError: 429,
-  headers: { "retry-after-ms": "10" },
-  body: {
-    error: {
-      message: "You exceeded your current quota, please check your plan and billing details.",
-      type: "insufficient_quota",
-      code: "insufficient_quota",
-    },
-  },
-});
-from = server.requests.length;
-await say("我叫什么");
-console.log(`服务器收到 ${server.requests.length - from} 个请求：虽然是 429，但等多久额度也不会回来，两层都不重试。`);
-
-// ── 场景 7 ─────────────────────────────────────────────────────
-console.log("\n=== 场景 7：服务器要求等待的时间超过上限 ===\n");
-console.log(`安排：第 1 个请求回 HTTP 429，响应头 retry-after: 120（上限是 ${DEFAULT_MAX_RETRY_DELAY_MS}ms）\n`);
-faults.push({ httpError: 429, headers: { "retry-after": "120" } });
-from = server.requests.length;
-await say("我叫什么");
-console.log(`服务器收到 ${server.requests.length - from} 个请求：不干等两分钟，立刻报错并说明服务器要等多久。`);
+console.log("\n=== 场景 4：同一条命令，回答「是」 ===\n");
+await say('运行 node -e "console.log(6*7)"', [true]);
+console.log("模型收到的完整工具结果（输出、空一行、退出码）：");
+for (const line of lastResultOf("bash").split("\n")) console.log(line === "" ? "" : `  ${line}`);
 
 await server.close();
+fs.rmSync(sandbox, { recursive: true, force: true, maxRetries: 10 });

@@ -37,10 +37,12 @@ export function decideReply(context: Context, rules: Rule[] = RULES): { text: st
   if (!rule) return { text: "", toolCalls: [], error: "剧本里没有任何一条规则匹配（连兜底规则都没有）" };
   const text = typeof rule.reply === "function" ? rule.reply(context) : rule.reply;
   const toolCalls: ToolCall[] = [];
-  if (rule.toolCall) {
+  // 参数可以由整个上下文算出来；算出 undefined 就是这一次不调用（比如 edit 失败后不值得再试）
+  const args = rule.toolCall?.arguments(lastText(context), context);
+  if (rule.toolCall && args) {
     // 调用编号取「上下文里已有多少次工具调用」，同一会话里不重复，重跑也不变。
     const id = `call_${countToolCalls(context) + 1}`;
-    toolCalls.push({ type: "toolCall", id, name: rule.toolCall.name, arguments: rule.toolCall.arguments(lastText(context)) });
+    toolCalls.push({ type: "toolCall", id, name: rule.toolCall.name, arguments: args });
   }
   return { text, toolCalls, ...(rule.error ? { error: rule.error } : {}) };
 }

@@ -45,8 +45,33 @@ export const RULES: Rule[] = [
     toolCall: { name: "sleep", arguments: (input) => ({ ms: Number(after(input, "睡一会")) || 5000 }) },
   },
   { on: "toolResult:sleep", reply: okOrError("睡醒了。") },
+  // ── 编程工具：write、edit、bash ──
+  {
+    on: "写入",
+    reply: "我用 write 写这个文件。",
+    toolCall: { name: "write", arguments: (input) => ({ path: between(input, "写入", "："), content: after(input, "：") }) },
+  },
+  { on: "toolResult:write", reply: (context) => lastResult(context) },
+  {
+    on: "里的「",
+    reply: "我用 edit 改一下。",
+    toolCall: { name: "edit", arguments: (input) => ({ path: between(input, "把", "里的「"), edits: [parseEdit(input)] }) },
+  },
+  // edit 说 oldText 不唯一、而用户说了是哪一行：带上整行再试一次；别的结果如实转述
+  { on: "toolResult:edit", reply: afterEdit, toolCall: { name: "edit", arguments: (input, context) => retryWithWholeLine(input, context) } },
+  {
+    on: "运行",
+    reply: "我用 bash 运行这条命令。",
+    toolCall: { name: "bash", arguments: (input) => bashArguments(input) },
+  },
+  { on: "toolResult:bash", reply: afterBash },
   // ── 兜底：剧本里没有的话 ──
-  { on: "", reply: "（离线假模型）这句话不在剧本里。试试：我叫小明 / 我叫什么 / 说个长的 / 出个错 / 帮我算 17*38 / 读一下 package.json / 把 abc 转成大写 / 睡一会 3000。" },
+  {
+    on: "",
+    reply:
+      "（离线假模型）这句话不在剧本里。试试：我叫小明 / 我叫什么 / 说个长的 / 出个错 / 帮我算 17*38 / 读一下 package.json / 把 abc 转成大写 / 睡一会 3000 / " +
+      "写入 notes.txt：第一行 / 把 notes.txt 里的「第一行」改成「第 1 行」 / 运行 node -e \"console.log(6*7)\" / 限时 1 秒运行 sleep 100。",
+  },
 ];
 
 /** 一条规则。 */
@@ -55,8 +80,8 @@ export interface Rule {
   on: string;
   /** 回复文本：固定文本，或由整个上下文算出来。 */
   reply: string | ((context: Context) => string);
-  /** 可选：说完 reply 之后发起一次工具调用，参数由用户原话算出来。 */
-  toolCall?: { name: string; arguments: (input: string) => Record<string, unknown> };
+  /** 可选：说完 reply 之后发起一次工具调用，参数由用户原话（需要时再加上整个上下文）算出来；算出 undefined 就不调用。 */
+  toolCall?: { name: string; arguments: (input: string, context: Context) => Record<string, unknown> | undefined };
   /** 可选：吐完 reply 之后以这条错误结束，模拟模型服务中途出故障。 */
   error?: string;
 }
@@ -131,4 +156,62 @@ function longReply(): string {
     "然后重新出现「你> 」提示符，进程还活着，可以接着说下一句。",
     "被打断的半句话不会丢：它照样进了上下文，也写进了会话文件，下次恢复时还能看到。",
   ].join("");
+}
+
+/** 最后一条工具结果的内容（没有就是空串）。 */
+function lastResultText(context: Context): string {
+  const last = context.messages.at(-1);
+  return last?.role === "toolResult" ? last.content : "";
+}
+
+/** 工具结果原样转述一句。 */
+function lastResult(context: Context): string {
+  return `工具说：${lastResultText(context).split("\n")[0] ?? ""}`;
+}
+
+/** 「把 <文件> 里的「旧」改成「新」（那一行是「…」）」里的一处替换。 */
+function parseEdit(input: string): { oldText: string; newText: string } {
+  return { oldText: between(input, "里的「", "」"), newText: between(input, "改成「", "」") };
+}
+
+/** 用户说了「那一行是「…」」时的那一行。 */
+function wholeLine(input: string): string | undefined {
+  return input.includes("那一行是「") ? between(input, "那一行是「", "」") : undefined;
+}
+
+/** edit 之后说的话：改好了、换一种写法再试、或者如实转述错误。 */
+function afterEdit(context: Context): string {
+  const result = lastResultText(context);
+  if (result.startsWith("已修改")) return "改好了。";
+  if (retryWithWholeLine(lastText(context), context)) return "这段文字在文件里不止一处。我带上整行再改一次。";
+  return `没改成：${result}`;
+}
+
+/**
+ * edit 报「出现了 N 处」、用户又说了是哪一行、而上一次还不是整行：把整行当作 oldText 再试。
+ * 只试一次：整行也不行，就把错误转述给用户。
+ */
+function retryWithWholeLine(input: string, context: Context): Record<string, unknown> | undefined {
+  const line = wholeLine(input);
+  if (!line || !/出现了 \d+ 处/.test(lastResultText(context))) return undefined;
+  const { oldText, newText } = parseEdit(input);
+  const previous = context.messages.findLast((message) => message.role === "assistant");
+  const tried = previous?.role === "assistant" ? previous.content.some((part) => part.type === "toolCall" && JSON.stringify(part.arguments).includes(JSON.stringify(line))) : false;
+  if (tried) return undefined;
+  return { path: between(input, "把", "里的「"), edits: [{ oldText: line, newText: line.replace(oldText, newText) }] };
+}
+
+/** 「运行 <命令>」或「限时 <N> 秒运行 <命令>」。 */
+function bashArguments(input: string): Record<string, unknown> {
+  const limited = /限时\s*(\d+(?:\.\d+)?)\s*秒运行\s*(.*)$/s.exec(input);
+  if (limited) return { command: limited[2]!.trim(), timeout: Number(limited[1]) };
+  return { command: after(input, "运行") };
+}
+
+/** bash 之后说的话：跑完了说输出的第一行；没跑完说最后那行状态（退出码、超时、取消）；根本没运行（被阻止）就转述理由。 */
+function afterBash(context: Context): string {
+  const lines = lastResultText(context).split("\n").filter((line) => line.trim() !== "");
+  const status = lines.at(-1) ?? "";
+  if (status === "[退出码 0]") return `命令跑完了，输出的第一行是：${lines[0] ?? ""}`;
+  return status.startsWith("[") ? `命令没有顺利跑完：${status}` : `命令没有运行：${status}`;
 }

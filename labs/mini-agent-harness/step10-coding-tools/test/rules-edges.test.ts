@@ -15,7 +15,9 @@ const ctx = (...messages: Message[]): Context => ({ messages });
 const afterTool = (ask: string, toolName: string, content: string, isError = false): Context =>
   ctx(user(ask), { role: "assistant", content: [{ type: "toolCall", id: "call_1", name: toolName, arguments: {} }], stopReason: "toolUse" }, result(toolName, content, isError));
 
-const FALLBACK = "（离线假模型）这句话不在剧本里。试试：我叫小明 / 我叫什么 / 说个长的 / 出个错 / 帮我算 17*38 / 读一下 package.json / 把 abc 转成大写 / 睡一会 3000。";
+const FALLBACK =
+  "（离线假模型）这句话不在剧本里。试试：我叫小明 / 我叫什么 / 说个长的 / 出个错 / 帮我算 17*38 / 读一下 package.json / 把 abc 转成大写 / 睡一会 3000 / " +
+  '写入 notes.txt：第一行 / 把 notes.txt 里的「第一行」改成「第 1 行」 / 运行 node -e "console.log(6*7)" / 限时 1 秒运行 sleep 100。';
 const LONG =
   "这是一段很长的回复，我会一个 token 一个 token 地慢慢吐出来，好让你看清流式输出是怎么回事。" +
   "趁我还在往外吐字，按一下 Ctrl+C 试试：这一轮会马上停下，屏幕上留下半句话和 [已取消]，" +

@@ -2,7 +2,8 @@
 
 用法：python3 pty_driver.py <剧本 JSON> <命令> [参数...]
 剧本是一串步骤：{"expect": "文本"} 等待输出里（上一次匹配之后）出现这段文本；
-{"send": "文本"} 发送字节（"\\u0003" 就是 Ctrl+C 的真实字节 0x03）；{"sleep": 秒}。
+{"send": "文本"} 发送字节（"\\u0003" 就是 Ctrl+C 的真实字节 0x03）；{"sleep": 秒}；
+{"file": "路径"} 等这个文件出现且不空（被驱动的程序在别处记下的事，比如一条命令写下自己的 pid）。
 之所以用伪终端而不是管道：readline 只有在终端里才会拦截 Ctrl+C，
 并在自己身上触发 SIGINT——那正是 main.ts 里 rl.on("SIGINT") 要处理的路径。
 """
@@ -44,6 +45,15 @@ def main() -> None:
             deadline = time.time() + step["sleep"]
             while time.time() < deadline:
                 read_some(deadline - time.time())
+        elif "file" in step:
+            deadline = time.time() + step.get("timeout", 60)  # 只防真卡住
+            while not (os.path.exists(step["file"]) and os.path.getsize(step["file"]) > 0):
+                if time.time() > deadline:
+                    failure = f"等不到文件 {step['file']!r}"
+                    break
+                read_some(0.05)
+            if failure:
+                break
         elif "expect" in step:
             wanted = step["expect"]
             deadline = time.time() + step.get("timeout", 60)  # 只防真卡住：机器很忙时也不误报
