@@ -16,8 +16,8 @@ import { printed } from "./helpers/wait.js";
 
 if (isWindows) console.warn("[跳过] SIGINT、SIGTERM/SIGHUP 的用例：Windows 不能向别的进程发送这些信号；伪终端的用例：Windows 没有 POSIX 伪终端");
 
-function sandbox(test: TestContext): string {
-  const dir = makeSandbox();
+function sandbox(test: TestContext, options: { src?: boolean } = {}): string {
+  const dir = makeSandbox(undefined, options);
   test.onTestFinished(() => removeSandbox(dir));
   return dir;
 }
@@ -56,7 +56,7 @@ describe.skipIf(isWindows || withoutProvider)("真的信号（没有终端）", 
 
 describe.skipIf(withoutProvider)("harness 进程退出", () => {
   it("process.exit 的那一刻还在跑的命令，连同它的整棵树一起结束", async (test) => {
-    const dir = sandbox(test);
+    const dir = sandbox(test, { src: true }); // 下面的小程序从副本的 src/ 导入 bash 工具
     // 一个最小的「harness」：起一条不会自己结束的命令，等它记下 pid，就 process.exit
     fs.writeFileSync(
       path.join(dir, "exit-now.ts"),

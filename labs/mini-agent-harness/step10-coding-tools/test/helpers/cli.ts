@@ -38,12 +38,16 @@ export const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("t
  */
 export const testLoader = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "ts-loader", "register.mjs")).href;
 
-/** 复制 src/ 与 extensions/ 到一个新的临时目录（再链上本地脚本服务器），返回它的路径。 */
-export function makeSandbox(name = "学 C 的 100% 笔记-"): string {
+/**
+ * 一个新的临时目录，当作步骤目录的副本：extensions/ 与 package.json 复制过去（再链上本地脚本服务器），.sessions/ 写在这里。
+ * src/ 默认不复制：测试进程里跑的程序与起的子进程都用步骤自己的 src/（打包文件放进副本的 src/，见 scriptArgs）；
+ * 要改副本里源码的测试给 { src: true }。
+ */
+export function makeSandbox(name = "学 C 的 100% 笔记-", options: { src?: boolean } = {}): string {
   // 目录名像学习者自己起的：空格、汉字和 %。路径拼错的代码在这里就坏，Linux 与 Windows 上都一样；只有 path 与 pathToFileURL 才对。
   // 名字里的 # 只有真实进程的加载器测得了（vitest 在测试进程里把 file URL 里的 %23 当成了片段）：见 cli.test.ts 里给了 name 的那个用例
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), name));
-  for (const name of ["src", "extensions", "package.json"]) {
+  for (const name of [...(options.src ? ["src"] : []), "extensions", "package.json"]) {
     const from = path.join(stepRoot, name);
     // filter 不是多余的：没有它时 Windows 上的 Node 22、24 走原生的快速复制，路径里有汉字等非 ASCII 字符就什么也不复制
     // （或者整个进程崩掉，nodejs/node#61878、#54476）；有 filter 就走 JS 的复制，没有这个问题
@@ -105,7 +109,9 @@ export function mainArgs(cwd: string, args: string[]): string[] {
  * 这只在临时副本里做，不往仓库的 src/ 里写文件。
  */
 export function scriptArgs(cwd: string, script: string, args: string[], external: string[] = []): string[] {
-  const entry = path.resolve(cwd, script);
+  // 副本里没有 src/（makeSandbox 默认不复制）：打包步骤自己的源码，打包文件照样放进副本里的同一个位置
+  const place = path.resolve(cwd, script);
+  const entry = fs.existsSync(place) ? place : path.join(stepRoot, script);
   const needsOwnPlace = fs.readFileSync(entry, "utf8").includes("import.meta.url");
   if (needsOwnPlace && path.resolve(cwd) === stepRoot) return ["--import", testLoader, script, ...args];
   // 扩展是运行时才 import 的 .ts，打包替不了它：这时再挂上轻量加载器（它只需转换扩展那一两个文件）
@@ -113,22 +119,38 @@ export function scriptArgs(cwd: string, script: string, args: string[], external
   const loader = tsExtension ? ["--import", testLoader] : [];
   let bundle = bundled(entry, external);
   if (needsOwnPlace) {
-    const beside = entry.replace(/\.ts$/, ".test-bundle.mjs");
+    const beside = place.replace(/\.ts$/, ".test-bundle.mjs");
+    fs.mkdirSync(path.dirname(beside), { recursive: true });
     fs.copyFileSync(bundle, beside); // 每次都复制：测试若改了副本里的源码，旁边这份也跟着换
     bundle = beside;
   }
   return [...loader, bundle, ...args];
 }
 
+const digests = new Map<string, string>();
+
+/**
+ * 目录里全部 .ts 的内容摘要。步骤自己的源码在一次测试运行里不会变（测试只改沙箱里的副本），算一次就记住：
+ * 一个测试文件要起好几个子进程，每次都把几十个文件读一遍、算一遍，CPU 花得不少；沙箱里的目录每次都重算。
+ */
+function sourcesDigest(dir: string): string {
+  const fixed = !path.relative(stepRoot, dir).startsWith("..") || dir.includes(`${path.sep}scripted-provider${path.sep}`);
+  const known = fixed ? digests.get(dir) : undefined;
+  if (known !== undefined) return known;
+  const hash = createHash("sha256");
+  for (const name of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
+    const file = path.join(dir, name);
+    if (name.endsWith(".ts") && fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
+  }
+  const digest = hash.digest("hex");
+  if (fixed) digests.set(dir, digest);
+  return digest;
+}
+
 /** 把 entry 连同它 import 的一切（含本地脚本服务器，除非它在 external 里）打成一个 .mjs，返回缓存里那个文件。 */
 function bundled(entry: string, external: string[]): string {
   const hash = createHash("sha256").update(esbuild().version).update(path.basename(entry)).update(JSON.stringify(external));
-  for (const dir of [path.dirname(entry), ...(providerDir === undefined ? [] : [path.join(providerDir, "src")])]) {
-    for (const name of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
-      const file = path.join(dir, name);
-      if (name.endsWith(".ts") && fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
-    }
-  }
+  for (const dir of [path.dirname(entry), ...(providerDir === undefined ? [] : [path.join(providerDir, "src")])]) hash.update(sourcesDigest(dir));
   return cachedFile("bundles", `${hash.digest("hex")}.mjs`, () => {
     const options = { entryPoints: [entry], bundle: true, external, platform: "node", format: "esm", target: "node20", write: false, logLevel: "error" };
     return esbuild().buildSync(options).outputFiles[0]!.contents;

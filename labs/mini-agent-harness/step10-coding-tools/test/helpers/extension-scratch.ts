@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach } from "vitest";
 
 export interface ExtensionScratch {
   dir(): string;
@@ -16,14 +16,16 @@ export interface ExtensionScratch {
 
 export function extensionScratch(prefix: string): ExtensionScratch {
   let current = "";
-  beforeEach(() => {
-    current = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  // 用到时才建：一个测试文件里多数测试用不着它，每个测试都建一个再删掉是白费
+  const dir = (): string => (current ||= fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  afterEach(() => {
+    if (current) fs.rmSync(current, { recursive: true, force: true, maxRetries: 10 });
+    current = "";
   });
-  afterEach(() => fs.rmSync(current, { recursive: true, force: true, maxRetries: 10 }));
   return {
-    dir: () => current,
+    dir,
     writeExtension(name, source) {
-      const file = path.join(current, name);
+      const file = path.join(dir(), name);
       fs.writeFileSync(file, source);
       return file;
     },
