@@ -1,10 +1,8 @@
 /**
- * 外来的 JSON：JSON.parse 多深都解析得出来（它不递归），可之后递归处理这个值的地方
- * （JSON.stringify、逐层的形状检查）会用完调用栈，抛出 RangeError：一个嵌套一万层的值只有几十 KB。
- * 真实的数据不过十来层，所以读进来的外来 JSON 先数层数，太深的就不收。
+ * 外来的 JSON：JSON.parse 多深都解析得出来，可之后递归处理它的地方（JSON.stringify、逐层的形状检查）会用完调用栈，
+ * 而一个嵌套一万层的值只有几十 KB。真实的数据不过十来层，所以先数层数，太深的就不收。
  */
 
-/** 是不是一个普通对象（不含 null 和数组）。 */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
