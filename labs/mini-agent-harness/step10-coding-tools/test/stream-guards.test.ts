@@ -1,15 +1,15 @@
 /**
- * guardedBody 的两道防线在本进程里逐字节验证：按声明与 BOM 解码成 UTF-8、不合法的 UTF-8 只警告一次、
+ * eventStreamBody 的两道防线在本进程里逐字节验证：按声明与 BOM 解码成 UTF-8、不合法的 UTF-8 只警告一次、
  * 一个事件的大小数到上限就停。wire-guards.test.ts 走真的服务器与整条流；
  * 这里把字节按指定的方式切成块交进去，看出来的字节与警告，块的边界落在哪里都能单独验证。
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { guardedBody, MAX_EVENT_BYTES, StreamGuardError } from "../src/providers/guards/stream.js";
+import { eventStreamBody, MAX_EVENT_BYTES, StreamGuardError } from "../src/providers/guards/stream.js";
 
 afterEach(() => vi.restoreAllMocks());
 
-/** 把这些块当成响应体交给 guardedBody，读出的块（或读到的错误）与打印的警告。 */
+/** 把这些块当成响应体交给 eventStreamBody，读出的块（或读到的错误）与打印的警告。 */
 async function read(contentType: string | undefined, chunks: Array<Uint8Array | string>): Promise<{ parts: Uint8Array[]; warnings: string[]; error?: unknown }> {
   const warnings: string[] = [];
   vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => void warnings.push(args.join(" ")));
@@ -23,7 +23,7 @@ async function read(contentType: string | undefined, chunks: Array<Uint8Array | 
   const headers: Record<string, string> = contentType === undefined ? {} : { "content-type": contentType };
   const parts: Uint8Array[] = [];
   try {
-    const reader = guardedBody(new Response(null, { headers }), body).getReader();
+    const reader = eventStreamBody(new Response(null, { headers }), body)!.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
   } catch (error) {
     return { parts, warnings, error };

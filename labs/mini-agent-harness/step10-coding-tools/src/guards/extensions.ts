@@ -9,9 +9,8 @@ import type { ToolCallHandler } from "../tool-call.js";
 import type { ToolDefinition } from "../tools/types.js";
 import type { HarnessEvent } from "../types.js";
 import { isRecord } from "./json.js";
-import { describeError, visible } from "./shown.js";
+import { describeError, tryOr, visible } from "./shown.js";
 
-/** 加载一个扩展（import 加上运行工厂函数）最多等多久。 */
 export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
 
 /** 工具名取各家里最严的规矩（OpenAI；Anthropic 放宽到 128 个字符，出处见 docs/8.6）：中文名、空格、点号会让每一轮请求以 HTTP 400 失败。 */
@@ -27,23 +26,15 @@ export function toolProblem(tool: unknown): string | undefined {
   }
   if (typeof tool.description !== "string") return `工具 ${tool.name} 缺少 description（字符串）`;
   if (!isRecord(tool.parameters)) return `工具 ${tool.name} 缺少 parameters（参数的 JSON Schema 对象）`;
-  const unsendable = jsonProblem(tool.parameters);
-  if (unsendable) return `工具 ${tool.name} 的 parameters 转不成 JSON（${unsendable}）：它要随每一轮请求发给模型服务，每一轮都会失败`;
+  try {
+    JSON.stringify(tool.parameters); // 循环引用、BigInt、会抛错的 toJSON 或 getter 都在这里抛
+  } catch (error) {
+    const why = describeError(error);
+    const said = /circular/i.test(why) ? "循环引用" : /BigInt/.test(why) ? "含有 BigInt" : why;
+    return `工具 ${tool.name} 的 parameters 转不成 JSON（${said}）：它要随每一轮请求发给模型服务，每一轮都会失败`;
+  }
   if (typeof tool.execute !== "function") return `工具 ${tool.name} 缺少 execute（函数）`;
   return undefined;
-}
-
-/** 一个值为什么转不成 JSON（循环引用、BigInt、会抛错的 toJSON 或 getter）；转得成返回 undefined。 */
-function jsonProblem(value: unknown): string | undefined {
-  try {
-    JSON.stringify(value);
-    return undefined;
-  } catch (error) {
-    const text = describeError(error);
-    if (/circular/i.test(text)) return "循环引用";
-    if (/BigInt/.test(text)) return "含有 BigInt";
-    return text;
-  }
 }
 
 /** 工具不合格（缺字段、名字不合规矩）或名字已被 taken 占用：抛出一句说明。 */
@@ -74,13 +65,9 @@ export function refuseFactoryThatDoesNothing(factory: unknown, name: string): vo
   if (kind) throw new Error(`扩展 ${name} 默认导出的是${kind}，调用它不会运行你写的代码。请默认导出一个普通函数（可以是 async）：export default (pi) => { … }`);
 }
 
-/** 同步运行超过这么久就事后报告。 */
 export const BLOCKING_REPORT_MS = 1000;
 
-/**
- * 运行扩展的一段代码（工具的 execute、一个观察者），同步占住进程超过 BLOCKING_REPORT_MS 就事后说一声：JavaScript 打断不了
- * 同步代码，那段时间里 Ctrl+C 也要等它返回才有反应，至少让学习者知道那几秒去了哪里。
- */
+/** 扩展的代码同步占住进程太久就事后说一声：JavaScript 打断不了同步代码，那段时间里 Ctrl+C 也没有反应。 */
 export function reportIfBlocking<T>(what: string, source: string | undefined, run: () => T): T {
   const started = performance.now();
   try {
@@ -93,13 +80,11 @@ export function reportIfBlocking<T>(what: string, source: string | undefined, ru
   }
 }
 
-/** 交给注册表的扩展工具：execute 同步跑很久时事后说一声（reportIfBlocking）。 */
 export function watchedTool(tool: ToolDefinition, source: string | undefined): ToolDefinition {
   const { name, description, parameters } = tool;
   return { name, description, parameters, execute: (args, context) => reportIfBlocking(`工具 ${name}`, source, () => tool.execute(args, context)) };
 }
 
-/** 观察者出错：一行 [扩展错误]；知道是哪个扩展就一起说出来。 */
 export function reportObserverError(error: unknown, source: string | undefined): void {
   console.error(visible(`[扩展错误] ${describeError(error)}${source ? `（扩展 ${source}）` : ""}`));
 }
@@ -111,27 +96,16 @@ export function reportRejection(result: unknown, source: string | undefined): vo
 
 /** 交给观察者的事件副本：观察者改了它（比如把 message.content 设成 null），上下文、会话文件、渲染都不受影响。 */
 export function copyForObserver<T>(event: T): T {
-  try {
-    return structuredClone(event);
-  } catch {
-    return event; // 复制不了的事件（不会出现在本实验里）：原样交出
-  }
+  return tryOr(event, () => structuredClone(event)); // 复制不了的事件（带着函数）：原样交出
 }
 
-/**
- * 等 work 完成，但最多等 ms 毫秒；到点抛出 message。定时器不能 unref：工厂在等一个永远不来的事件时，
- * 正是它让进程活到报告出来的那一刻（否则 Node 发现没有待办的事，会带着退出码 13 悄悄结束）。
- */
-export async function withTimeLimit<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+/** 最多等 ms 毫秒。定时器不 unref：工厂等着永远不来的事件时，正是它让进程活到报告出来（否则 Node 以退出码 13 悄悄结束）。 */
+export function withTimeLimit<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(message)), ms);
   });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
 type Handler = (event: HarnessEvent) => void;
@@ -144,10 +118,7 @@ interface Host {
   checkTool(tool: ToolDefinition, alsoTaken: string[]): void;
 }
 
-/**
- * 加载一个扩展，要么全成，要么什么也不留下（8.5「已知局限」第 1、3 条）：load（import 加上工厂）拿到的是一个暂存注册的 pi，
- * 在 timeoutMs 内成功结束，暂存的才一次性装进宿主；抛错、超时都丢掉，之后迟到的注册也一律不要（失败已经报告过了）。
- */
+/** 加载一个扩展，要么全成，要么什么也不留下：工厂拿到暂存注册的 pi，限时内成功结束，暂存的才一次装进宿主。 */
 export async function allOrNothing(host: Host, name: string, timeoutMs: number, load: (pi: Pick<Host, "onEvent" | "registerTool" | "on">) => Promise<void>): Promise<void> {
   const pending = { handlers: [] as Handler[], tools: [] as ToolDefinition[], toolCalls: [] as ToolCallHandler[] };
   let state: "loading" | "loaded" | "failed" = "loading";
@@ -183,10 +154,7 @@ export async function allOrNothing(host: Host, name: string, timeoutMs: number, 
   state = "loaded";
 }
 
-/**
- * 标准输入被别人关掉了（多半是扩展调用了 process.stdin.destroy()）：readline 等不到输入结束的 'end'，
- * 提示符会永远挂在那里，一个字也不说。发现时说一句，然后像 Ctrl+D 一样结束输入，程序照常收场。
- */
+/** 扩展调用了 process.stdin.destroy()：readline 等不到 'end'，提示符会永远挂着。说一句，像 Ctrl+D 一样结束输入。 */
 export function endInputIfStdinDestroyed(rl: readline.Interface, input: NodeJS.ReadableStream & { destroyed: boolean; readableEnded: boolean } = process.stdin): void {
   const closed = (): void => {
     if (input.readableEnded) return; // 正常读完（Ctrl+D、管道读完）：readline 自己会收场

@@ -1,13 +1,11 @@
 /**
- * 外来的 JSON：JSON.parse 多深都解析得出来（它不递归），可之后递归处理这个值的地方
- * （JSON.stringify、逐层的形状检查）会用完调用栈，抛出 RangeError：一个嵌套一万层的值只有几十 KB。
- * 真实的数据不过十来层，所以读进来的外来 JSON 先数层数，太深的就不收。
- * 模型服务发来的每个数据块还要对形状（parseChunk）：不是 JSON、不是对象（如 data: null）、字段类型不对，
- * 都变成一句说明，而不是让解码器读到一半抛出 TypeError、被当成「流中断」。
+ * 外来的 JSON：JSON.parse 多深都解析得出来，可之后递归处理它的地方（JSON.stringify、逐层的形状检查）会用完调用栈，
+ * 而一个嵌套一万层的值只有几十 KB。真实的数据不过十来层，所以先数层数，太深的就不收。
+ * 模型服务发来的每个数据块还要对形状（parseChunk）：不合的变成一句说明，而不是解码器读到一半抛出 TypeError。
  */
 import type { StopReason } from "../types.js";
+import { tryOr } from "./shown.js";
 
-/** 是不是一个普通对象（不含 null 和数组）。 */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -36,17 +34,10 @@ export type Shape = "string" | "count" | readonly [Shape] | { readonly [field: s
 export type Parsed<S> = S extends "string" ? string : S extends "count" ? number
   : S extends readonly [infer Item] ? Array<Parsed<Item>> : { -readonly [K in keyof S]?: Parsed<S[K]> | null };
 
-/**
- * 解析一个事件的 data，并按 shape 检查我们会读的字段；不合的返回一句说明。
- * 数字先查范围再用：token 数与 index 必须是非负整数（JSON 里的 1e400 解析出来是 Infinity）。
- */
+/** 解析一个事件的 data，按 shape 检查我们会读的字段；不合的返回一句说明（JSON 里的 1e400 解析出来是 Infinity：数字也查）。 */
 export function parseChunk<S extends Shape>(data: string, shape: S): Parsed<S> | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return `无法解析的流数据：${data.slice(0, 100)}`;
-  }
+  const value: unknown = tryOr(undefined, () => JSON.parse(data)); // JSON.parse 从不交出 undefined
+  if (value === undefined) return `无法解析的流数据：${data.slice(0, 100)}`;
   const problem = tooDeep(value) ?? shapeProblem(value, shape, "数据");
   return problem ? `协议错误：${problem}：${data.slice(0, 100)}` : (value as Parsed<S>);
 }

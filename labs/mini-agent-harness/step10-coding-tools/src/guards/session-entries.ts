@@ -1,29 +1,20 @@
 /**
- * 会话文件里每一行的形状，与把它们串起来的 parentId 链。
- *
- * 会话文件是外来的输入：可能是旧版本写的、被人手改过的，甚至根本不是会话文件。JSON.parse 只保证
- * 「是合法的 JSON」：一行 null、一条 message 是字符串或 role 是 system 的消息都解析得出来，却会让之后每一轮出错。
- * 所以每一行在加载时就检查，错了说清楚是哪个字段、收到的是什么；链上的重复 id、环与断链也一样。
+ * 会话文件里每一行的形状，与把它们串起来的 parentId 链。会话文件是外来的输入（旧版本写的、被人手改过的，甚至不是会话文件）：
+ * JSON.parse 只保证「是合法的 JSON」，一行 null、role 是 system 的消息都解析得出来，却会让之后每一轮出错。
  */
 
 import { isRecord, MAX_ENTRY_DEPTH, tooDeep } from "./json.js";
+import { shownOnOneLine } from "./shown.js";
 
 /** 文件里一个条目的最小形状：编号与父编号（完整的定义见 session.ts 的 RawEntry）。 */
-interface Linked {
-  id: string;
-  parentId: string | null;
-}
+type Linked = { id: string; parentId: string | null };
 
-/** 收到的值，简短地说给人听：长字符串截断，免得一行错误刷满屏幕。 */
+/** 收到的值，简短地说给人听：最多 40 个字符，免得一行错误刷满屏幕。 */
 function shown(value: unknown): string {
-  const text = value === undefined ? "undefined" : JSON.stringify(value);
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return shownOnOneLine(value === undefined ? "undefined" : JSON.stringify(value), 40);
 }
 
-/**
- * 检查一条条目；合格返回 undefined，不合格返回一句说明（不含文件名与行号，由调用方补上）。
- * 不认识的条目类型只检查 id 与 parentId：它们是别的版本写的，留在 parentId 链上即可。
- */
+/** 条目不合格时返回一句说明（不含文件名与行号）。不认识的条目类型是别的版本写的：只检查 id 与 parentId，留在链上。 */
 export function entryProblem(entry: unknown): string | undefined {
   // 先数层数：太深的值连说出「收到的是什么」（JSON.stringify）都会用完调用栈
   const deep = tooDeep(entry, MAX_ENTRY_DEPTH);
@@ -37,7 +28,6 @@ export function entryProblem(entry: unknown): string | undefined {
   return problem ? `message ${problem}` : undefined;
 }
 
-/** 检查一条消息：三种 role 各自必需的字段。 */
 function messageProblem(message: unknown): string | undefined {
   if (!isRecord(message)) return `应当是一个对象，收到的是 ${shown(message)}`;
   switch (message.role) {
@@ -61,10 +51,7 @@ function messageProblem(message: unknown): string | undefined {
   }
 }
 
-/**
- * 助手消息里的一块内容。认识的三种检查字段：形状不对的块加载时不拒绝，之后每一轮发给模型的请求都会出错
- * （例如 Anthropic 不接受空的工具调用 id）。别的类型（将来的版本可能加）只要求有 type。
- */
+/** 认识的三种块检查字段（加载时不拒绝，之后每一轮请求都会出错，例如空的工具调用 id）；别的类型只要求有 type。 */
 function partProblem(part: unknown): string | undefined {
   if (!isRecord(part) || typeof part.type !== "string") return `不是带 type 的对象：${shown(part)}`;
   if (part.type === "text" && typeof part.text !== "string") return "text 缺少字符串字段 text";
@@ -84,10 +71,7 @@ export function notASession(name: string, lineNumber: number, problem = "不是 
   return new Error(`${name} 不像会话文件（第 ${lineNumber} 行${problem.startsWith("不是") ? "" : "："}${problem}），没有改动它`);
 }
 
-/**
- * 形状不对、或 id 与前面某行重复（两个进程同时写过它）时抛出一句说明（文件名与行号）。lineOfId 记着已读过的 id 在第几行。
- * 第一条就不对：这多半不是会话文件，按「不像会话文件」拒绝。
- */
+/** 形状不对、或 id 与前面某行重复（两个进程同时写过它）时抛出一句说明；第一条就不对的多半不是会话文件。lineOfId 记着读过的 id。 */
 export function rejectMalformedEntry(name: string, lineNumber: number, parsed: unknown, lineOfId: Map<string, number>): void {
   const problem = entryProblem(parsed);
   if (problem && lineOfId.size === 0) throw notASession(name, lineNumber, problem);
@@ -99,9 +83,8 @@ export function rejectMalformedEntry(name: string, lineNumber: number, parsed: u
 }
 
 /**
- * 新条目的编号：文件里最大的 e<数字> 加一。用 BigInt：超过 2⁵³ 的数用 Number 加 1 会原地不动，
- * 撞上已有的编号、成为自己的父条目。别的写法（e1e400、abc、e01）不参与：新编号是 e 加一个不带前导零的数，
- * 不会与它们相同；超过 100 位的数也不参与，一个个往上数永远数不到它。
+ * 新条目的编号：文件里最大的 e<数字> 加一。用 BigInt：超过 2⁵³ 的数用 Number 加 1 会原地不动，撞上已有的编号。
+ * 别的写法（e1e400、abc、e01）不会与新编号相同，超过 100 位的数一个个往上数永远数不到：都不参与。
  */
 export function nextNumberAfter(entries: readonly Linked[]): bigint {
   let largest = 0n;
@@ -118,7 +101,6 @@ export function rejectCycle(chainLength: number, entryCount: number, name: strin
   if (chainLength > entryCount) throw new Error(`会话文件 ${name} 的 parentId 形成了环`);
 }
 
-/** 父条目不存在：抛出一句说明，说清是哪个条目引用了哪个编号。 */
 export function missingParent(name: string, entry: Linked): never {
   throw new Error(`会话文件 ${name} 里找不到条目 ${entry.parentId}（被 ${entry.id} 引用）`);
 }

@@ -1,31 +1,20 @@
 /**
- * 会话文件的锁：同一时刻只允许一个进程往一个会话文件里追加。
- *
- * 两个进程同时追加同一个文件，会各自从同一个编号往下排，写出重复的 id，
- * 两条对话的行交错在一起；下次恢复时沿 parentId 还原出的是两边拼起来的历史。
- * 做法是在会话文件旁边放一个 <文件>.lock，里面写着持有者的进程号：
- *   - 创建用独占模式（wx）：两个进程同时抢，操作系统保证只有一个成功；
- *   - 进程退出时删掉它；
- *   - 进程崩溃（kill -9、断电）时它会留下来：里面的进程号已经不在了，就说明是陈旧的锁，
- *     删掉重新抢。（进程号在重启后可能被别的程序复用，那时会误判为占用，删掉锁文件即可。）
+ * 同一时刻只许一个进程往一个会话文件里追加：两个进程会各自从同一个编号往下排，写出重复的 id，两条对话的行交错在一起。
+ * 锁是旁边的 <文件>.lock，里面写着持有者的进程号，用独占模式（wx）创建：同时抢，操作系统保证只有一个成功。
+ * 进程崩溃（kill -9、断电）留下的锁里的进程号已经不在了，是陈旧的锁，删掉重新抢（重启后进程号可能被复用，那时删掉锁文件即可）。
  * 同一个进程可以多次打开同一个文件（测试与演示里就这么做），锁只防别的进程。
  */
 
 import fs from "node:fs";
 
-/** 本进程持有的锁文件；退出时统一删掉。 */
+import { errorCode, tryOr } from "./shown.js";
+
 const held = new Set<string>();
-let exitHookInstalled = false;
 
 /** 进程退出时删掉本进程持有的全部锁文件（正常退出、process.exit、Ctrl+C 退出都会走到这里）。 */
 function releaseAll(): void {
-  for (const lock of held) {
-    try {
-      fs.rmSync(lock, { force: true });
-    } catch {
-      // 删不掉也不影响退出：下一个进程会按陈旧的锁处理
-    }
-  }
+  // 删不掉也不影响退出：下一个进程会按陈旧的锁处理
+  for (const lock of held) tryOr(undefined, () => fs.rmSync(lock, { force: true }));
   held.clear();
 }
 
@@ -35,24 +24,17 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return errorCode(error) === "EPERM";
   }
 }
 
 /** 锁文件里记着的进程号；读不出来（空文件、乱码、已被删掉）返回 undefined。 */
 function ownerOf(lock: string): number | undefined {
-  try {
-    const pid = Number(fs.readFileSync(lock, "utf8").trim());
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+  const pid = Number(tryOr("", () => fs.readFileSync(lock, "utf8"))); // Number 自己忽略首尾的空白与换行
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-/**
- * 为会话文件 file 加锁。别的活着的进程持有它时抛出一句说明；
- * 陈旧的锁（持有者已经不在）被接管。name 是报错时用的文件名。
- */
+/** 为会话文件 file 加锁：别的活着的进程持有它时抛出一句说明（name 是报错时用的文件名），陈旧的锁被接管。 */
 export function lockSession(file: string, name: string): void {
   const lock = `${file}.lock`;
   if (held.has(lock)) return;
@@ -60,12 +42,11 @@ export function lockSession(file: string, name: string): void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(lock, String(process.pid), { flag: "wx" });
-      if (!exitHookInstalled) process.on("exit", releaseAll);
-      exitHookInstalled = true;
+      if (!process.listeners("exit").includes(releaseAll)) process.on("exit", releaseAll);
       held.add(lock);
       return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (errorCode(error) !== "EEXIST") throw error;
     }
     const owner = ownerOf(lock);
     if (owner === process.pid) {
@@ -75,11 +56,8 @@ export function lockSession(file: string, name: string): void {
     if (owner !== undefined && isAlive(owner)) break;
     fs.rmSync(lock, { force: true }); // 陈旧的锁：持有者已经退出或崩溃
   }
-  const owner = ownerOf(lock);
-  throw new Error(
-    `会话文件 ${name} 正被另一个进程（pid ${owner ?? "未知"}）使用；同一个会话同时只能有一个进程写入。` +
-      `如果确定没有别的进程，删掉 ${name}.lock 再试`,
-  );
+  const owner = ownerOf(lock) ?? "未知";
+  throw new Error(`会话文件 ${name} 正被另一个进程（pid ${owner}）使用；同一个会话同时只能有一个进程写入。如果确定没有别的进程，删掉 ${name}.lock 再试`);
 }
 
 /** 释放本进程对 file 的锁（测试用；正常运行时由进程退出统一释放）。 */

@@ -1,13 +1,8 @@
 /**
- * 解析不了的一行，和文件末尾的修补。
- *
- * 没有换行结尾、又解析不了的最后一行有两种来历，对待完全不同：
- *   - 本程序写到一半时进程死了：写出的是一个条目的开头几个字节——以 {"type":"message","id":" 开头、
- *     不带空白的 JSON 的前半截。它必须截掉，否则下一次追加会接在它后面，把它变成永久坏掉的中间行；
- *   - 学习者在编辑器里改了最后一行（打错字、多了逗号、输入法换成了“”），保存时没有结尾的换行：
- *     那是学习者的文字，一个字节都不能丢。原样拒绝，说出行号，请他改好再打开。
- * 光看字节，「写到一半」和「删掉了行尾几个字符」分不出来，所以截掉之前先把那半行原样另存成 .bak，
- * 警告里说出它的名字：哪一种都不丢字节。
+ * 解析不了的最后一行（没有换行结尾）有两种来历：本程序写到一半时进程死了——写出的是一个条目的前半截，必须截掉，
+ * 否则下一次追加会接在它后面，把它变成永久坏掉的中间行；或者学习者在编辑器里改了最后一行（打错字、输入法换成了“”）
+ * ——那是学习者的文字，原样拒绝、说出行号。光看字节分不出「写到一半」和「删掉了行尾几个字符」，
+ * 所以截掉之前先把半行原样另存成 .bak：哪一种都不丢字节。
  */
 
 import fs from "node:fs";
@@ -19,18 +14,9 @@ import { describeError, errorCode, shownOnOneLine } from "./shown.js";
 /** 本程序写的每一行都以它开头。 */
 const ENTRY_HEAD = '{"type":"message","id":"';
 
-/** 解析不了的那一行：第几行、从哪个字节起、内容、是否以换行结尾。 */
-export interface UnparsedLine {
-  lineNumber: number;
-  start: number;
-  line: string;
-  ended: boolean;
-}
+type UnparsedLine = { lineNumber: number; start: number; line: string; ended: boolean };
 
-/**
- * JSON.parse 失败的一行是本程序写到一半的最后一行：返回它从哪个字节开始（从那里截掉）。
- * 不是：抛出一句说明（文件名与行号），文件不动。entryCount 是它前面已经读出的条目数。
- */
+/** JSON.parse 失败的一行是本程序写到一半的最后一行：返回从哪个字节起截掉。不是：抛出一句说明，文件不动。 */
 export function tornTailStart(name: string, unparsed: UnparsedLine, entryCount: number, error: unknown): number {
   const { lineNumber, start, line, ended } = unparsed;
   // 第一条就不是会话条目：这多半不是会话文件，原样拒绝，绝不截断
@@ -39,25 +25,16 @@ export function tornTailStart(name: string, unparsed: UnparsedLine, entryCount: 
   const reason = shownOnOneLine(describeError(error));
   if (ended) throw new Error(`会话文件 ${name} 第 ${lineNumber} 行不是合法的 JSON：${reason}`);
   if (!looksLikeTornWrite(line)) {
-    throw new Error(
-      `会话文件 ${name} 第 ${lineNumber} 行（最后一行）不是合法的 JSON，而且不像本程序写到一半留下的（像是手动改过）：${reason}。` +
-        `没有改动它；请改好这一行（或删掉它）再打开`,
-    );
+    const why = "不是合法的 JSON，而且不像本程序写到一半留下的（像是手动改过）";
+    throw new Error(`会话文件 ${name} 第 ${lineNumber} 行（最后一行）${why}：${reason}。没有改动它；请改好这一行（或删掉它）再打开`);
   }
   return start;
 }
 
-/**
- * 打开会话时修补文件末尾，之后的追加才不会接在半行后面：
- * 半行先原样另存成 <文件>.bak（已有就用 .2.bak、.3.bak……），再截掉，并在警告里说出 .bak 的名字；
- * 最后一行完整、只是少了换行：补上。另存失败就什么都不截，抛出一句说明。
- */
+/** 修补文件末尾：半行先另存成 <文件>.bak（已有就用 .2.bak……）再截掉；只是少了换行就补上。另存失败就什么都不截。 */
 export function repairTail(file: string, repair: { truncateAt: number } | { appendNewline: true } | undefined, warnings: string[]): void {
   if (!repair) return;
-  if (!("truncateAt" in repair)) {
-    fs.appendFileSync(file, "\n");
-    return;
-  }
+  if ("appendNewline" in repair) return fs.appendFileSync(file, "\n");
   const torn = tailFrom(file, repair.truncateAt);
   const backup = keepAside(file, torn);
   fs.truncateSync(file, repair.truncateAt);
@@ -100,10 +77,7 @@ const PARTIAL_SCALAR = /^(?:-?\d*\.?\d*(?:[eE][+-]?\d*)?|t(?:ru?)?|f(?:a(?:ls?)?
 
 type Expect = "value" | "valueOrClose" | "key" | "keyOrClose" | "colon" | "commaOrClose" | "done";
 
-/**
- * line 是不是本程序写出的一行的前半截：以 ENTRY_HEAD 开头（或是它的开头），
- * 之后是一段不带空白、还没写完的 JSON（最后一个记号可以只写了一半）。
- */
+/** line 是不是本程序写出的一行的前半截：以 ENTRY_HEAD 开头，之后是不带空白、没写完的 JSON（最后一个记号可以只写了一半）。 */
 export function looksLikeTornWrite(line: string): boolean {
   if (!(line.startsWith(ENTRY_HEAD) || ENTRY_HEAD.startsWith(line))) return false;
   const open: string[] = [];
@@ -113,26 +87,27 @@ export function looksLikeTornWrite(line: string): boolean {
   let scalar: { start: number; end: number; expect: Expect } = { start: -1, end: -1, expect };
   for (TOKEN.lastIndex = 0; TOKEN.lastIndex < line.length; ) {
     let at = TOKEN.lastIndex;
-    const match = TOKEN.exec(line);
-    if (!match) {
+    const token = TOKEN.exec(line)?.[0];
+    if (token === undefined) {
       if (scalar.end === at) ({ start: at, expect } = scalar);
       const rest = line.slice(at);
-      if (PARTIAL_STRING.test(rest)) return expect === "value" || expect === "valueOrClose" || expect === "key" || expect === "keyOrClose";
-      return PARTIAL_SCALAR.test(rest) && (expect === "value" || expect === "valueOrClose");
+      const wantsValue = expect === "value" || expect === "valueOrClose";
+      if (PARTIAL_STRING.test(rest)) return wantsValue || expect === "key" || expect === "keyOrClose";
+      return wantsValue && PARTIAL_SCALAR.test(rest);
     }
-    const token = match[0];
-    const kind = token === "{" || token === "[" || token === "}" || token === "]" || token === ":" || token === "," ? token : token.startsWith('"') ? "string" : "scalar";
-    if ((expect === "value" || expect === "valueOrClose") && (kind === "{" || kind === "[")) {
-      open.push(kind);
-      expect = kind === "{" ? "keyOrClose" : "valueOrClose";
-    } else if ((expect === "value" || expect === "valueOrClose") && (kind === "string" || kind === "scalar")) {
-      if (kind === "scalar") scalar = { start: at, end: TOKEN.lastIndex, expect };
+    const wantsValue = expect === "value" || expect === "valueOrClose";
+    const isValue = !"{}[]:,".includes(token); // 字符串、数字、true、false、null
+    const closes = (token === "}" && open.at(-1) === "{") || (token === "]" && open.at(-1) === "[");
+    if (wantsValue && (token === "{" || token === "[")) {
+      open.push(token);
+      expect = token === "{" ? "keyOrClose" : "valueOrClose";
+    } else if (wantsValue && isValue) {
+      if (!token.startsWith('"')) scalar = { start: at, end: TOKEN.lastIndex, expect };
       expect = afterValue();
-    }
-    else if ((expect === "key" || expect === "keyOrClose") && kind === "string") expect = "colon";
-    else if (expect === "colon" && kind === ":") expect = "value";
-    else if (expect === "commaOrClose" && kind === ",") expect = open.at(-1) === "{" ? "key" : "value";
-    else if ((kind === "}" && (expect === "keyOrClose" || (expect === "commaOrClose" && open.at(-1) === "{"))) || (kind === "]" && (expect === "valueOrClose" || (expect === "commaOrClose" && open.at(-1) === "[")))) {
+    } else if ((expect === "key" || expect === "keyOrClose") && token.startsWith('"')) expect = "colon";
+    else if (expect === "colon" && token === ":") expect = "value";
+    else if (expect === "commaOrClose" && token === ",") expect = open.at(-1) === "{" ? "key" : "value";
+    else if (closes && (expect === "commaOrClose" || expect === (token === "}" ? "keyOrClose" : "valueOrClose"))) {
       open.pop();
       expect = afterValue();
     } else return false;

@@ -1,10 +1,7 @@
 /**
- * 往会话文件里写一行时的防线，和写不进去时怎么说。
- *   - 启动时就确认目录写得进去（只读的文件系统、没有权限、路径上是个文件），不等第一次写入时才崩溃；
- *   - 每一行写之前核对它解析回来就是那条消息：扩展和我们在同一个进程里，它改了 Object.prototype.toJSON，
- *     JSON.stringify 就会把每条消息写成 {}；宁可不写，也不写垃圾；
- *   - 一行、整个文件都守读取时的上限（session-lines.ts），否则写得进去、下次却打不开：太长的消息截短再存（文中注明）；
- *   - 写到一半失败：当场截掉半行；之后不再写，说一句从哪条消息起没有保存。
+ * 往会话文件里写一行时的防线。扩展和我们在同一个进程里：它改了 Object.prototype.toJSON，JSON.stringify 就会把每条消息
+ * 写成 {}，所以每一行写之前核对它解析回来就是那条消息，宁可不写也不写垃圾。一行、整个文件都守读取时的上限，
+ * 否则写得进去、下次却打不开。写到一半失败就当场截掉半行，之后不再写。
  */
 
 import fs from "node:fs";
@@ -13,25 +10,24 @@ import path from "node:path";
 import type { Message } from "../types.js";
 import { MAX_ENTRY_DEPTH, tooDeep } from "./json.js";
 import { sizeShown } from "./session-lines.js";
-import { describeError, errorCode, shownOnOneLine } from "./shown.js";
+import { describeError, errorCode, shownOnOneLine, tryOr } from "./shown.js";
 
 /** 把一个值写成一行 JSON 的函数：session.ts 交进来的 JSON.stringify。 */
 export type ToJson = (value: object) => string;
 
-/** 操作系统的错误码说成人话。 */
 const REASONS: Record<string, string> = {
   ENOSPC: "磁盘已满", EDQUOT: "超出了磁盘配额", EROFS: "只读的文件系统", EACCES: "没有写入权限", EPERM: "操作系统不允许写入",
   EEXIST: "路径上有一个同名的文件，不是文件夹", ENOTDIR: "路径上有一个同名的文件，不是文件夹", EIO: "磁盘读写出错",
 };
 
-/** 一个写入错误的原因：认识的错误码说成人话并附上错误码，别的转述成一行。扩展换掉了 fs 的函数时抛出的可能是任何值（shown.ts 不抛）。 */
+/** 一个写入错误的原因：认识的错误码说成人话，别的转述成一行（扩展换掉了 fs 的函数时，抛出的可能是任何值）。 */
 export function ioReason(error: unknown): string {
   const code = errorCode(error);
   if (code && Object.hasOwn(REASONS, code)) return `${REASONS[code]}（${code}）`;
   return shownOnOneLine(describeError(error));
 }
 
-/** 确认 dir（以及已有的 file）写得进去；否则抛出一句说明。目录不存在就建出来。 */
+/** 启动时就确认 dir（以及已有的 file）写得进去，不等第一次写入时才崩溃。目录不存在就建出来。 */
 export function checkWritable(dir: string, file?: string): void {
   try {
     fs.mkdirSync(dir, { recursive: true });
@@ -50,10 +46,7 @@ export class LineTooLong extends Error {
   }
 }
 
-/**
- * 用 toJson 把条目写成一行；超过每行上限时把消息里过长的文字截短（文中注明），再写。tell 收到一句说明，
- * 告诉屏幕前的人会话文件里存的是截短的版本。截到很短仍放不下（比如上万段各自不长的文字），抛出 LineTooLong。
- */
+/** 把条目写成一行；超过每行上限就把过长的文字截短（文中注明）再写，用 tell 说一句。截到很短仍放不下就抛出 LineTooLong。 */
 export function lineWithinLimit(entry: { message: Message }, toJson: ToJson, lineBytes: number, tell: (line: string) => void): string {
   // 读的时候太深的一行会被拒收（session-entries.ts）：写之前守同一个上限，不写一行下次打不开的
   const deep = tooDeep(entry, MAX_ENTRY_DEPTH);
@@ -101,8 +94,7 @@ export function entryLine(entry: object, toJson: ToJson, lineBytes: number): str
 }
 
 /**
- * parsed（JSON.parse 的结果）是不是 original 按 JSON 的规矩写出再读回的样子：
- * 值为 undefined 或函数的字段本来就会丢掉，NaN 与 Infinity 本来就写成 null。
+ * parsed 是不是 original 按 JSON 的规矩写出再读回的样子（undefined 与函数的字段丢掉，NaN、Infinity 写成 null）。
  * 不调用任何 toJSON，也不用数组原型上的方法（every、filter……）：扩展可能连它们也改了。
  */
 function sameAsJson(parsed: unknown, original: unknown): boolean {
@@ -136,20 +128,13 @@ function cutLongText<T>(value: T, keep: number): T {
     const end = keep > 0 && /[\uD800-\uDBFF]/.test(value[keep - 1] ?? "") ? keep - 1 : keep;
     return `${value.slice(0, end)}…［会话文件只保存了前 ${end} 个字符，原文 ${value.length} 个字符］` as T;
   }
-  if (Array.isArray(value)) {
-    const items: unknown[] = [];
-    for (let i = 0; i < value.length; i++) items.push(cutLongText(value[i] as unknown, keep));
-    return items as T;
-  }
+  if (Array.isArray(value)) return value.map((item: unknown) => cutLongText(item, keep)) as T;
   if (typeof value !== "object" || value === null) return value;
   // fromEntries 建的是自己的属性：copy["__proto__"] = … 却会换掉副本的原型，JSON.parse 给出的 "__proto__" 键就悄悄丢了
   return Object.fromEntries(Object.keys(value).map((key) => [key, cutLongText((value as Record<string, unknown>)[key], keep)])) as T;
 }
 
-/**
- * 追加一整行（append 交进来的那一次写入），要么全写进去，要么一个字节都不留：写到一半失败就截掉半行，再把错误抛给调用方。
- * 新文件的第一行若是半行，下次会被当成「不像会话文件」拒绝，不能只靠打开时的修补；截不掉（文件系统已经只读）的，下次打开时照常截掉。
- */
+/** 追加一整行，要么全写进去，要么一个字节都不留：新文件的第一行若是半行，下次会被当成「不像会话文件」拒绝。 */
 export function appendWholeLine(file: string, line: string, fileBytes: number, append: () => void): void {
   const sizeBefore = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   // 整个文件也守读取时的上限：写得进去、下次却打不开的文件不写
@@ -157,21 +142,16 @@ export function appendWholeLine(file: string, line: string, fileBytes: number, a
   try {
     append();
   } catch (error) {
-    try {
-      fs.truncateSync(file, sizeBefore);
-    } catch {
-      // 见上
-    }
+    tryOr(undefined, () => fs.truncateSync(file, sizeBefore)); // 截不掉（文件系统已经只读）：下次打开时照常截掉
     throw error;
   }
 }
 
-/** 停止保存时说的那句话：哪个文件、为什么、从哪条消息起没有保存。 */
 export function savingStoppedNotice(file: string, message: Message, error: unknown): string {
   return `[会话未保存] ${shownOnOneLine(path.basename(file))}：${ioReason(error)}。从${whichMessage(message)}起，这次对话的消息只显示在屏幕上、没有保存；已经保存的部分下次照常能打开`;
 }
 
-/** 一条消息，简短地说给人听：指出说的是哪一条。你说的话、模型起的工具名是外来的文字，在提示里只占一行。 */
+/** 指出说的是哪一条消息。你说的话、模型起的工具名是外来的文字，在提示里只占一行。 */
 function whichMessage(message: Message): string {
   if (message.role === "user") return `你说的「${shownOnOneLine(message.content, 20)}」`;
   return message.role === "toolResult" ? `工具 ${shownOnOneLine(message.toolName, 64)} 的结果` : "助手的回复";

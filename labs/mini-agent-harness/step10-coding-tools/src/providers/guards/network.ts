@@ -1,20 +1,16 @@
 /**
- * 连接这一步的防线：请求怎么发出去，连不上时怎么说。
- *   - 重定向自己处理：fetch 默认跟着 3xx 走，跨到别的主机时只去掉 Authorization 头——Anthropic 的 x-api-key
- *     会被原样发给一个用户从没配置过的主机。所以同一个源内的才跟，跨源的把那个 3xx 交回去，由 describeHttpError 点名主机；
- *   - 代理：Node 的 fetch 默认不看 HTTPS_PROXY，连不上时把开关的名字说出来；本机地址永远直连；
- *   - 本机的端口没人在听（ECONNREFUSED）：说清楚该查什么——等几秒它也不会自己开起来；
- *   - TLS：证书不受信任、http 与 https 写反，重连一百次也一样，说成一句告诉用户怎么改的话。
+ * 连接这一步的防线。重定向自己处理：fetch 跟着 3xx 跨到别的主机时只去掉 Authorization 头，Anthropic 的 x-api-key
+ * 会被原样发给一个用户从没配置过的主机，所以只跟同源的，跨源的交回那个 3xx，由 describeHttpError 点名主机。
+ * Node 的 fetch 默认不看 HTTPS_PROXY：连不上时把开关说出来，本机地址永远直连。本机的端口没人在听、证书不受信任、
+ * http 与 https 写反：重连一百次也一样，说成一句告诉用户怎么改的话。
  */
 import net from "node:net";
 import tls from "node:tls";
 
+import { errorCode, tryOr } from "../../guards/shown.js";
 import { checkConnectionSettings, joinUrl } from "./settings.js";
 
-/**
- * streamRequest 发请求用的 fetch：设置写错就在这里抛（这一轮以「构造请求失败」结束，不发请求）；
- * 交回的函数只跟同源的重定向，http:// 的端口其实说 HTTPS 时换成一句说明写反了的错误。
- */
+/** streamRequest 发请求用的 fetch：设置写错就在这里抛，不发请求；只跟同源的重定向，http 与 https 写反时说出来。 */
 export function guardedFetch(config: { baseUrl: string; apiKey: string }, path: string, doFetch: typeof fetch): (init: RequestInit) => Promise<Response> {
   checkConnectionSettings(config);
   const url = joinUrl(config.baseUrl, path);
@@ -40,12 +36,8 @@ export async function fetchSameOrigin(doFetch: typeof fetch, url: string, init: 
 /** 3xx 要把我们带去哪里（已按当前地址解析成绝对地址）；不是重定向或没有 Location 时返回 undefined。 */
 export function redirectTarget(response: Response, from: string): string | undefined {
   const location = response.headers.get("location");
-  if (!REDIRECT_STATUSES.has(response.status) || !location) return undefined;
-  try {
-    return new URL(location, from).toString();
-  } catch {
-    return undefined;
-  }
+  if (!REDIRECT_STATUSES.has(response.status) || !location || !URL.canParse(location, from)) return undefined;
+  return new URL(location, from).toString();
 }
 
 const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"];
@@ -88,12 +80,10 @@ export function isLoopback(hostname: string): boolean {
 /** 本机拒绝连接的提示里固定的一段：step09 的分类器凭它认出这种失败，不再重试。 */
 export const NOBODY_LISTENING = "本机的这个端口上没有服务在听";
 
-/**
- * 接在「网络错误：connect ECONNREFUSED 127.0.0.1:11434」后面的提示：本地的服务器没开（Ollama、vLLM、脚本服务器），
- * 或者端口写错了。不是本机拒绝连接时是 undefined：远端的地址拒绝连接可能正在重启，照旧重试。
- */
+/** 本机拒绝连接（本地的服务器没开、端口写错）时的提示；远端拒绝连接可能正在重启，照旧重试，不加提示。 */
 export function localRefusalHint(error: unknown, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  try {
+  // 外来的值连读一个属性都会抛（Proxy、会抛错的 getter）：那就不加提示
+  return tryOr(undefined, () => {
     const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
     // Node 22 起连 localhost 会把 ::1 与 127.0.0.1 都试一遍，两次失败装在一个 AggregateError 里
     const attempts: unknown[] = cause instanceof AggregateError ? cause.errors : [cause];
@@ -102,9 +92,7 @@ export function localRefusalHint(error: unknown, env: NodeJS.ProcessEnv = proces
     // 拒绝连接的是本机的代理（而不是模型服务）：那是代理没开，不归这里说
     if (refused.some((r) => isLocalProxyPort(r.port, env))) return undefined;
     return `——${NOBODY_LISTENING}：请核对启动时「模型：」那一行的地址（HARNESS_BASE_URL），再看本地的服务器开着没有（例如 Ollama 要先 ollama serve）`;
-  } catch {
-    return undefined; // 外来的值连读一个属性都会抛（Proxy、会抛错的 getter）：不加提示
-  }
+  });
 }
 
 /** 套接字报的地址（127.0.0.1、::1、::ffff:127.0.0.1）是不是本机。 */
@@ -126,15 +114,16 @@ function isLocalProxyPort(port: unknown, env: NodeJS.ProcessEnv): boolean {
 const UNTRUSTED = /^(?:DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED)$/;
 const BAD_CERT = /CERT|ERR_TLS_CERT_ALTNAME_INVALID/;
 const PLAIN_PORT = /^ERR_SSL_(?:WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|UNKNOWN_PROTOCOL)$/;
+const CA_HINT = "如果这是自签名或公司网络的证书：把签发它的 CA 证书存成 PEM 文件，再用 NODE_EXTRA_CA_CERTS=<文件路径> npm start 启动";
+const WRONG_SCHEME = "ERR_HTTP_TO_HTTPS_PORT";
+const SPEAKS_HTTPS = "TLS 错误：这个端口说的是 HTTPS：请把 HARNESS_BASE_URL 里的 http:// 改成 https://";
 
 /** 连接失败若是 TLS 的问题，返回一句说明（以「TLS 错误：」开头，重试层认得它）；否则 undefined。 */
 export function describeTlsProblem(error: unknown, reason: string): string | undefined {
-  if (error instanceof WrongSchemeError) return error.message;
   const code = codeOf(error);
+  if (code === WRONG_SCHEME) return SPEAKS_HTTPS;
   if (code === undefined) return undefined;
-  if (UNTRUSTED.test(code)) {
-    return `TLS 错误：服务器的证书不受信任（${reason}）。如果这是自签名或公司网络的证书：把签发它的 CA 证书存成 PEM 文件，再用 NODE_EXTRA_CA_CERTS=<文件路径> npm start 启动`;
-  }
+  if (UNTRUSTED.test(code)) return `TLS 错误：服务器的证书不受信任（${reason}）。${CA_HINT}`;
   if (PLAIN_PORT.test(code)) return "TLS 错误：这个端口说的是普通 HTTP，不是 HTTPS：请把 HARNESS_BASE_URL 里的 https:// 改成 http://";
   if (BAD_CERT.test(code)) return `TLS 错误：服务器的证书不能用（${reason}）`;
   return undefined;
@@ -148,28 +137,17 @@ export function diagnoseWrongScheme(doFetch: typeof fetch): typeof fetch {
     } catch (error) {
       const url = typeof input === "string" && URL.canParse(input) ? new URL(input) : undefined;
       const closedBeforeAnswer = codeOf(error) === "UND_ERR_SOCKET" || codeOf(error) === "ECONNRESET";
-      if (url?.protocol === "http:" && closedBeforeAnswer && !init?.signal?.aborted && (await speaksTls(url))) throw new WrongSchemeError();
+      if (url?.protocol === "http:" && closedBeforeAnswer && !init?.signal?.aborted && (await speaksTls(url))) {
+        throw Object.assign(new Error(SPEAKS_HTTPS), { code: WRONG_SCHEME });
+      }
       throw error;
     }
   };
 }
 
-class WrongSchemeError extends Error {
-  readonly code = "ERR_HTTP_TO_HTTPS_PORT";
-  constructor() {
-    super("TLS 错误：这个端口说的是 HTTPS：请把 HARNESS_BASE_URL 里的 http:// 改成 https://");
-  }
-}
-
 /** 错误码：Node 的 fetch 放在 cause 里，别的在错误本身上；外来的值读不出来就是 undefined。 */
 function codeOf(error: unknown): string | undefined {
-  try {
-    const cause: unknown = error instanceof Error ? error.cause : undefined;
-    const code: unknown = (cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown } | undefined)?.code;
-    return typeof code === "string" ? code : undefined;
-  } catch {
-    return undefined;
-  }
+  return tryOr(undefined, () => errorCode(error instanceof Error ? error.cause : undefined)) ?? errorCode(error);
 }
 
 /** 那个端口能不能完成一次 TLS 握手（不验证证书：只想知道它说不说 TLS）。最多等 3 秒。 */

@@ -1,9 +1,7 @@
 /**
- * 地址与密钥：用之前先看一眼，打印或保存之前抹掉其中的秘密。
- *
- * 地址与密钥写错是配置错误，不是网络错误：不查的话，fetch 要么把它当成「连不上」去重试，要么把「# 注释」当成路径发出去；
- * 这里一句话点名是哪个设置、哪个字符（启动时退出码 2，同参数写错）。密钥本身从不打印。
- * Azure 一类的服务把参数放在查询串里（…/v1?api-version=…），有的还把密钥也放进去（?key=…）：这些值同样是秘密。
+ * 地址与密钥：用之前先看一眼，打印或保存之前抹掉其中的秘密。写错是配置错误，不是网络错误：不查的话，fetch 要么把它当成
+ * 「连不上」去重试，要么把「# 注释」当成路径发出去。这里一句话点名是哪个设置、哪个字符；密钥本身从不打印。
+ * 有的服务把密钥放进查询串（?key=…）：这些值同样是秘密。
  */
 
 /** 看不见的字符（零宽空格、BOM、方向控制……）与控制字符。 */
@@ -50,10 +48,7 @@ function shown(value: string): string {
   return value.replace(/\/\/[^/@]*@/, "//***@").replace(/\?.*$/s, "?…");
 }
 
-/**
- * 在代码里直接造的设置（测试、脚本、自己写的程序，不经过环境变量与启动时的检查）：同样的规矩。
- * streamRequest 在发请求之前调用它；写错就抛出同一句说明，这一轮以「构造请求失败：…」结束，不发请求、不重试。
- */
+/** 在代码里直接造的设置（不经过环境变量与启动时的检查）守同样的规矩：写错就抛出同一句说明，不发请求、不重试。 */
 export function checkConnectionSettings(config: { baseUrl: unknown; apiKey: unknown }): void {
   const { baseUrl, apiKey } = config;
   const problem =
@@ -65,12 +60,8 @@ export function checkConnectionSettings(config: { baseUrl: unknown; apiKey: unkn
 
 /** 把 path 接到 baseUrl 的路径后面，查询串原样保留；容忍 baseUrl 末尾多写的斜杠。 */
 export function joinUrl(baseUrl: string, path: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return baseUrl.replace(/\/+$/, "") + path; // 解析不了：照旧拼接，让 fetch 报出原本的错误
-  }
+  if (!URL.canParse(baseUrl)) return baseUrl.replace(/\/+$/, "") + path; // 解析不了：照旧拼接，让 fetch 报出原本的错误
+  const url = new URL(baseUrl);
   url.pathname = url.pathname.replace(/\/+$/, "") + path;
   return url.toString();
 }
@@ -80,17 +71,11 @@ const SECRET_PARAM = /^(?:key|api[-_]?key|token|access[-_]?token|auth|secret|pas
 
 /** baseUrl 查询串里的秘密值（如 ?key=abc 里的 abc）。 */
 export function querySecrets(baseUrl: string): string[] {
-  try {
-    return [...new URL(baseUrl).searchParams].filter(([name, value]) => SECRET_PARAM.test(name) && value).map(([, value]) => value);
-  } catch {
-    return [];
-  }
+  if (!URL.canParse(baseUrl)) return [];
+  return [...new URL(baseUrl).searchParams].filter(([name, value]) => SECRET_PARAM.test(name) && value).map(([, value]) => value);
 }
 
-/**
- * 文字里任何查询串形式的 `key=…`、`token=…` 一律抹成 `key=***`。
- * 分隔符除了 ? 与 &，还认 HTML 转义的 &amp;、JSON 转义的 \u0026，以及 URL 编码的 %3F、%26（等号是 %3D）。
- */
+/** 文字里查询串形式的 `key=…`、`token=…` 抹成 `key=***`；分隔符还认 &amp;、\u0026 与 URL 编码的 %3F、%26（等号是 %3D）。 */
 export function redactUrlQuery(text: string): string {
   return text.replace(/([?&]|&amp;|\\u0026|%3F|%26)([\w-]+)(=|%3D)((?:[^&\s"'<>#\\%]|%(?!26))+)/gi, (whole, sep: string, name: string, eq: string) =>
     SECRET_PARAM.test(name) ? `${sep}${name}${eq}***` : whole,
@@ -98,9 +83,8 @@ export function redactUrlQuery(text: string): string {
 }
 
 /**
- * 把 secrets 里的每一个都从 text 里抹掉：原样的，以及服务器回显时可能用的转义写法——每个字符都可能写成
- * JSON 的 \" 或 \u002d、HTML 的 &amp; 或数字引用 &#45; / &#x2d;、URL 编码的 %2D，混着写也认得（不分大小写）。
- * 太短的「密钥」（如本地服务的占位值）抹掉只会把正常字句弄花，跳过。
+ * 把 secrets 里的每一个都从 text 里抹掉，也认服务器回显时的转义写法：每个字符都可能写成 JSON 的 \" 或 \u002d、
+ * HTML 的 &amp; 或 &#45; / &#x2d;、URL 编码的 %2D，混着写也认得。太短的「密钥」（本地服务的占位值）跳过。
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = redactUrlQuery(text);
@@ -126,13 +110,10 @@ function charForms(ch: string): string {
 
 /** 打印用的地址：去掉账号口令，查询串里的秘密换成 ***。 */
 export function safeUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    url.username = "";
-    url.password = "";
-    for (const [name] of url.searchParams) if (SECRET_PARAM.test(name)) url.searchParams.set(name, "***");
-    return url.toString();
-  } catch {
-    return "（地址无法解析）";
-  }
+  if (!URL.canParse(raw)) return "（地址无法解析）";
+  const url = new URL(raw);
+  url.username = "";
+  url.password = "";
+  for (const [name] of url.searchParams) if (SECRET_PARAM.test(name)) url.searchParams.set(name, "***");
+  return url.toString();
 }

@@ -1,23 +1,20 @@
 /**
- * 服务器送来的东西不可信，读之前先过这几道：
- *   - 200 却不是事件流（强制门户的登录页、网关的 JSON 错误、写错的 baseUrl）：当成流去读只会得到一句「流中断」；
- *   - 大小有上限：一条回复（文字、推理与工具参数合计）、一个还没结束的事件，到了上限就停，
- *     而不是让内存一路涨到几个 GB、最后被说成「流中断」；
- *   - 字符集：SSE 本该是 UTF-8。声明了别的（gbk、UTF-16）就照声明解码；
- *     没声明的先看开头的 BOM（UTF-16 照它解码）；字节却不是合法的 UTF-8，警告一次，不悄悄显示乱码；
- *   - 会话里我们不认识的内容块（别的工具写的会话、将来的版本，例如 {"type":"image"}）：两种协议都带不了它，
- *     原样编码会让这个会话之后的每一次请求都被拒收。发请求时拿掉、说一行；会话文件与上下文里它照样在。
+ * 服务器送来的东西不可信，读之前先过这几道：200 却不是事件流（强制门户的登录页、网关的 JSON 错误）；大小有上限，
+ * 而不是让内存一路涨到几个 GB、最后被说成「流中断」；字符集照声明或 BOM 解码，不悄悄显示乱码；
+ * 会话里我们不认识的内容块（例如 {"type":"image"}）两种协议都带不了，原样编码会让之后的每一次请求都被拒收。
  */
+import { tryOr } from "../../guards/shown.js";
 import type { AssistantMessage, Message } from "../../types.js";
 
-/**
- * 响应体可以当事件流读：交回过了下面几道防线的字节流。没有正文、或写了别的 content-type 时是 undefined
- * （没有 content-type 的放行：有的本地服务不写）。
- */
+/** 当事件流读：交回换成 UTF-8、数着每个事件大小的字节流；没有正文、或是别的 content-type 时是 undefined（没写的放行）。 */
 export function eventStreamBody(response: Response, body = response.body): ReadableStream<Uint8Array> | undefined {
   const type = response.headers.get("content-type");
   if (!body || (type !== null && !type.toLowerCase().includes("text/event-stream"))) return undefined;
-  return guardedBody(response, body);
+  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(type ?? "")?.[1]?.toLowerCase();
+  if (charset === undefined || charset === "utf-8" || charset === "utf8") return body.pipeThrough(toUtf8(charset)).pipeThrough(limitEvents());
+  const decoder = tryOr(undefined, () => new TextDecoderStream(charset));
+  if (!decoder) throw new StreamGuardError(`服务器声明的字符集 ${charset.slice(0, 40)} 不认识，读不了这个流（content-type: ${type?.slice(0, 100)}）`);
+  return body.pipeThrough(decoder).pipeThrough(new TextEncoderStream()).pipeThrough(limitEvents());
 }
 
 /** 一条回复最多这么多字符：写进会话文件时每个字符最多 6 字节（\u0000 转义），仍在会话读取器 64 MiB 一行的上限之内。 */
@@ -30,65 +27,38 @@ export class StreamGuardError extends Error {}
 
 /** 回复又长了一段之后的总长度；超过上限就停下。 */
 export function checkReplySize(size: number): number {
-  if (size > MAX_REPLY_CHARS) {
-    throw new StreamGuardError(`回复太长：超过上限 ${MAX_REPLY_CHARS.toLocaleString("en-US")} 个字符（文字、推理与工具参数合计），已停止接收`);
-  }
-  return size;
-}
-
-/** 响应体换成 UTF-8 字节，并数着每个事件的大小。 */
-export function guardedBody(response: Response, body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(response.headers.get("content-type") ?? "")?.[1]?.toLowerCase();
-  if (charset === undefined || charset === "utf-8" || charset === "utf8") return body.pipeThrough(decodeByBom()).pipeThrough(checkUtf8(charset)).pipeThrough(limitEvents());
-  let decoder: TextDecoderStream;
-  try {
-    decoder = new TextDecoderStream(charset);
-  } catch {
-    throw new StreamGuardError(`服务器声明的字符集 ${charset.slice(0, 40)} 不认识，读不了这个流（content-type: ${response.headers.get("content-type")?.slice(0, 100)}）`);
-  }
-  return body.pipeThrough(decoder).pipeThrough(new TextEncoderStream()).pipeThrough(limitEvents());
-}
-
-/** 原样放行，同时检查是不是合法的 UTF-8；第一次发现不是时警告一次。 */
-function checkUtf8(charset: string | undefined): TransformStream<Uint8Array, Uint8Array> {
-  const strict = new TextDecoder("utf-8", { fatal: true });
-  let warned = false;
-  return new TransformStream({
-    transform(chunk, controller) {
-      if (!warned) {
-        try {
-          strict.decode(chunk, { stream: true });
-        } catch {
-          warned = true;
-          const said = charset ? "content-type 说是 UTF-8" : "content-type 没有写 charset";
-          console.warn(`[警告] 模型服务发来的字节不是合法的 UTF-8（${said}）：文字可能显示成乱码。如果它用的是 gbk 等编码，请让服务在 content-type 里写明 charset`);
-        }
-      }
-      controller.enqueue(chunk);
-    },
-  });
+  if (size <= MAX_REPLY_CHARS) return size;
+  throw new StreamGuardError(`回复太长：超过上限 ${MAX_REPLY_CHARS.toLocaleString("en-US")} 个字符（文字、推理与工具参数合计），已停止接收`);
 }
 
 /**
- * 正文以 UTF-16 的 BOM 开头（FF FE 是 LE，FE FF 是 BE）：那就是 UTF-16，content-type 没写或写成 UTF-8 也一样
- * （WHATWG 的编码标准里 BOM 优先于声明）。照 BOM 解码、换成 UTF-8 交给下游；别的字节原样放行。
- * 开头两个字节可能分在两个块里：凑够两个字节再判断。
+ * 交给下游的总是 UTF-8。正文以 UTF-16 的 BOM 开头（FF FE 是 LE，FE FF 是 BE）就照 BOM 解码：WHATWG 的编码标准里 BOM 优先于声明。
+ * 别的字节原样放行，第一次发现不是合法的 UTF-8 时警告一次。开头两个字节可能分在两个块里：凑够了再判断。
  */
-function decodeByBom(): TransformStream<Uint8Array, Uint8Array> {
+function toUtf8(charset: string | undefined): TransformStream<Uint8Array, Uint8Array> {
   let head: Uint8Array | undefined = new Uint8Array(0);
   let utf16: InstanceType<typeof TextDecoder> | undefined;
+  let strict: InstanceType<typeof TextDecoder> | undefined = new TextDecoder("utf-8", { fatal: true }); // 警告过就不再查
   const encoder = new TextEncoder();
   const pass = (chunk: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void => {
-    if (!utf16) return controller.enqueue(chunk);
-    const text = utf16.decode(chunk, { stream: true });
-    if (text) controller.enqueue(encoder.encode(text));
+    if (utf16) {
+      const text = utf16.decode(chunk, { stream: true });
+      if (text) controller.enqueue(encoder.encode(text));
+      return;
+    }
+    try {
+      strict?.decode(chunk, { stream: true });
+    } catch {
+      strict = undefined;
+      const said = charset ? "content-type 说是 UTF-8" : "content-type 没有写 charset";
+      console.warn(`[警告] 模型服务发来的字节不是合法的 UTF-8（${said}）：文字可能显示成乱码。如果它用的是 gbk 等编码，请让服务在 content-type 里写明 charset`);
+    }
+    controller.enqueue(chunk);
   };
   return new TransformStream({
     transform(chunk, controller) {
       if (!head) return pass(chunk, controller);
-      const joined = new Uint8Array(head.length + chunk.length);
-      joined.set(head);
-      joined.set(chunk, head.length);
+      const joined = Buffer.concat([head, chunk]);
       if (joined.length < 2) {
         head = joined;
         return;
@@ -99,7 +69,7 @@ function decodeByBom(): TransformStream<Uint8Array, Uint8Array> {
       pass(joined, controller);
     },
     flush(controller) {
-      if (head?.length) controller.enqueue(head); // 整个正文不到两个字节
+      if (head?.length) pass(head, controller); // 整个正文不到两个字节
       const rest = utf16?.decode();
       if (rest) controller.enqueue(encoder.encode(rest));
     },
@@ -134,7 +104,6 @@ function limitEvents(): TransformStream<Uint8Array, Uint8Array> {
   });
 }
 
-/** 请求带得了的内容块。 */
 const KNOWN = new Set(["text", "thinking", "toolCall"]);
 const noted = new WeakSet<AssistantMessage>();
 
