@@ -60,7 +60,7 @@ describe("章节与 front matter", () => {
   it("npm run docs:check 在没有 docs/（或章节被清空）时失败，并说期望至少几章、几处引用", () => {
     let text = "";
     expect(runDocsCheck(root, { write: (t: string) => (text += t) })).toBe(1);
-    expect(text).toContain("只查到 0 章，期望至少 8");
+    expect(text).toContain("只查到 0 章，期望至少 9");
     expect(text).toContain("只查到 0 处代码引用，期望至少 250");
     expect(text).toContain("文档检查失败");
     expect(text).not.toContain("文档检查通过");
