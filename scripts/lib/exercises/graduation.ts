@@ -251,7 +251,7 @@ async function check(stepDir: string, random: Random): Promise<Check[]> {
 }
 
 export const graduation: Exercise = {
-  id: 10,
+  id: 0, // 不按步骤编号（10 是 step10 的练习）：命令行、报告与提示都用 slug
   slug: "pi",
   step: "step07-abort-extensions",
   chapter: "8.5",
