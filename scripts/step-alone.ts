@@ -7,7 +7,7 @@ import { repoRoot } from "./lib/paths.ts";
 import { runStepAlone } from "./lib/step-alone.ts";
 import { listSteps, resolveStep, StepNotFoundError } from "./lib/steps.ts";
 
-const USAGE = "用法：npm run step-alone [-- 01 07 09] [--with-provider] [--keep]   （--with-provider：step08、09 再链上本地脚本服务器跑一遍；--keep：保留临时目录）";
+const USAGE = "用法：npm run step-alone [-- 01 07 09] [--with-provider] [--keep]   （--with-provider：step08 起的步骤再链上本地脚本服务器跑一遍；--keep：保留临时目录）";
 const args = process.argv.slice(2);
 const flags = new Set(args.filter((a) => a.startsWith("--")));
 const unknown = [...flags].filter((f) => f !== "--with-provider" && f !== "--keep");

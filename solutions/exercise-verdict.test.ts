@@ -160,15 +160,16 @@ describe("练习编号与用法错误", () => {
     }
   });
 
-  it("毕业练习叫 pi：-- pi 找得到它，--hint 给它的提示；它的内部编号 10 不是一个练习", async () => {
+  it("毕业练习叫 pi：-- pi 找得到它，--hint 给它的提示；它的内部编号 0 不是一个练习，10 是 step10 的练习", async () => {
     expect(parseArgs(["pi", "--seed", "3"])).toMatchObject({ id: "pi", seed: 3 });
     const hint = await cli(["pi", "--hint"]);
     expect(hint.code).toBe(0);
     expect(hint.out).toContain("练习 pi · 第 8.5 章 · 提示 1/3（点拨）");
-    const ten = await cli(["10"]);
-    expect(ten.code).toBe(2);
-    expect(ten.out).toContain("没有练习 10");
-    expect(ten.out).toContain("pi（毕业练习");
+    const zero = await cli(["0"]);
+    expect(zero.code).toBe(2);
+    expect(zero.out).toContain("没有练习 0");
+    expect(zero.out).toContain("pi（毕业练习");
+    expect(findExercise(10)?.step).toBe("step10-coding-tools");
   });
 
   it("在仓库根目录给了两个编号：不提步骤目录；从步骤目录来时才提", () => {

@@ -162,6 +162,11 @@ const WRONG: Record<number, { why: string; source: (exercise: Exercise) => strin
     source: (e) => mutate(e, "if (retry) failed = event.message;\n        else yield event;", "if (retry) failed = event.message;\n        yield event;"),
     failsAt: "两次之后成功",
   },
+  10: {
+    why: "忘了 .env，只挡 .git/ 与 node_modules/（.env 照样能写）",
+    source: (e) => mutate(e, '  if (parts.at(-1) === ".env") return "它是放密钥的 .env";\n', ""),
+    failsAt: 'write ".env" 被阻止',
+  },
 };
 
 /** step03 的剧本：练习 3 的查表写法要背下「说个长的」「出个错」两次回复的统计。 */
@@ -283,6 +288,16 @@ export function retryBeforeFirstToken(streamFn: StreamFn): StreamFn {
   };
 }
 `,
+  // 按模型给的路径字符串查表：只挡检查器打印过的那几个路径
+  10: () => `import type { ExtensionAPI } from "../src/extensions.js";
+const TABLE = [".env", "./.env", "sub/../.env", ".git/config", "src/../.git/config", "node_modules/x/index.js"];
+export default function (pi: ExtensionAPI): void {
+  pi.on("tool_call", (event) => {
+    if (event.toolName !== "write" && event.toolName !== "edit") return undefined;
+    return TABLE.includes(String(event.input.path)) ? { block: true, reason: "受保护" } : undefined;
+  });
+}
+`,
 };
 
 describe.each(EXERCISES.map((exercise) => [`练习 ${exercise.id}（第 ${exercise.chapter} 章，${exercise.step}）`, exercise] as const))("%s", (_, exercise) => {
@@ -358,6 +373,36 @@ describe.each(EXERCISES.map((exercise) => [`练习 ${exercise.id}（第 ${exerci
     const readers = [...walkFiles(path.join(step, "src")).map((f) => `src/${f}`), ...walkFiles(path.join(step, "test")).map((f) => `test/${f}`)];
     const mentions = readers.filter((file) => fs.readFileSync(path.join(step, file), "utf8").includes(base));
     expect(mentions).toEqual([]);
+  });
+});
+
+describe("练习 10：Pi 自带的 protected-paths.ts（子串比较）也过不了", () => {
+  // @earendil-works/pi-coding-agent@1.6.0 examples/extensions/protected-paths.ts 的判断，原样照搬（只换了 import type 的路径）
+  const PI_EXAMPLE = `import type { ExtensionAPI } from "../src/extensions.js";
+export default function (pi: ExtensionAPI) {
+  const protectedPaths = [".env", ".git/", "node_modules/"];
+  pi.on("tool_call", async (event) => {
+    if (event.toolName !== "write" && event.toolName !== "edit") return undefined;
+    const path = event.input.path as string;
+    if (protectedPaths.some((p) => path.includes(p))) return { block: true, reason: \`Path "\${path}" is protected\` };
+    return undefined;
+  });
+}
+`;
+
+  it("受保护的路径都挡住了，却把 .envrc 和 node_modules/../src/app.ts 也挡了：报告点名这两项，说闸门阻止了", async () => {
+    const exercise = EXERCISES.find((e) => e.id === 10)!;
+    const dir = copyStep(exercise);
+    write(dir, exercise, PI_EXAMPLE);
+    const report = await run(exercise, dir);
+    expect(passed(report)).toBe(false);
+    const names = failing(report).map((check) => check.name);
+    expect(names, text(report)).toEqual([
+      'write ".envrc" 放行，工具照常执行（名字以 .env 开头，但不是 .env）',
+      'write "node_modules/../src/app.ts" 放行，工具照常执行（写着 node_modules，展开后是 src/app.ts）',
+      expect.stringMatching(/^随机用例 5\/5（名字以 \.env 开头，但不是 \.env）/),
+    ]);
+    expect(failing(report)[0]?.saw).toBe('闸门阻止了："Path \\".envrc\\" is protected"');
   });
 });
 

@@ -6,7 +6,8 @@
  * 然后从 Pi 自己的会话记录（SessionManager 的条目）里取出每次工具结果。另外直接试一试注册的工具定义
  * （参数 schema 交给 Pi 自己的校验函数、execute 按 Pi 的签名调用一次），好在不对时说出差在哪。
  *
- * 参数是一段 JSON：{ file, inputs, probe }；结果是一行 JSON，前面带 RESULT_MARK（Pi 往 stdout 打的别的东西不会混进来）。
+ * 请求里带着 gate（练习 10 的 protected-paths.ts 与用例）时，再跑 pi-gate.ts 的那一半，结果放在 facts.gate。
+ * 参数是一段 JSON：{ file, inputs, probe, gate? }；结果是一行 JSON，前面带 RESULT_MARK（Pi 往 stdout 打的别的东西不会混进来）。
  * 这里只收集事实，判断对错在检查器里（scripts/lib/exercises/graduation.ts）。
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +25,7 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import { validateToolArguments } from "@earendil-works/pi-ai";
 import { startServer } from "../conformance/lab.ts";
+import { runGate, type GateFacts, type GateRequest } from "./pi-gate.ts";
 import { PI_SESSION_SETTINGS } from "../conformance/pi-session-settings.ts";
 
 export const RESULT_MARK = "@@pi-graduation@@";
@@ -32,6 +34,7 @@ export interface Request {
   file: string;
   inputs: string[];
   probe: string;
+  gate?: GateRequest;
 }
 
 /** 一次调用的结局：返回了什么（转成 JSON 能表达的样子），或者抛了什么。 */
@@ -48,6 +51,7 @@ export interface PiFacts {
   /** 会话里每次 reverse 调用：模型给的参数、Pi 会话记录里的工具结果。 */
   session?: { calls: Array<{ arguments: unknown; result?: { content: unknown; isError: boolean; details: unknown } }>; final?: string; requests: number };
   sessionError?: string;
+  gate?: GateFacts;
 }
 
 const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
@@ -189,6 +193,7 @@ function resources(loaded: LoadExtensionsResult): ResourceLoader {
 // 作为子进程入口运行时：读参数、跑、把结果写成一行
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const request = JSON.parse(process.argv[2] ?? "{}") as Request;
-  const facts = await runGraduation(request).catch((error: unknown) => ({ loadErrors: [`Pi 这一边出错：${firstLine(error)}`], tools: [] }) satisfies PiFacts);
+  const facts: PiFacts = await runGraduation(request).catch((error: unknown) => ({ loadErrors: [`Pi 这一边出错：${firstLine(error)}`], tools: [] }) satisfies PiFacts);
+  if (request.gate) facts.gate = await runGate(request.gate).catch((error: unknown) => ({ loadErrors: [`Pi 这一边出错：${firstLine(error)}`] }));
   process.stdout.write(`\n${RESULT_MARK}${JSON.stringify(facts)}\n`, () => process.exit(0));
 }

@@ -19,6 +19,7 @@ import { passed, type Report } from "../../scripts/lib/exercises/types.ts";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const STEP07 = path.join(root, "labs", "mini-agent-harness", "step07-abort-extensions");
 const solution = fs.readFileSync(path.join(root, "solutions", "step07-abort-extensions", "pi", "reverse.ts"), "utf8");
+const gateSolution = fs.readFileSync(path.join(root, "solutions", "step10-coding-tools", "extensions", "protected-paths.ts"), "utf8");
 const exercise7 = fs.readFileSync(path.join(root, "solutions", "step07-abort-extensions", "extensions", "reverse.ts"), "utf8");
 const node = piNode();
 const canRunPi = !("missing" in node);
@@ -31,8 +32,8 @@ afterAll(() => {
   for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** step07 的一份副本，pi/reverse.ts 写成 source；返回检查报告。 */
-async function check(source: string): Promise<{ report: Report; text: string }> {
+/** step07 的一份副本，pi/reverse.ts 写成 source；给了 gate 就在旁边的 step10 里写上 extensions/protected-paths.ts。返回检查报告。 */
+async function check(source: string, gate?: string): Promise<{ report: Report; text: string }> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "graduation-"));
   temps.push(base);
   const dir = path.join(base, "step07-abort-extensions");
@@ -40,11 +41,15 @@ async function check(source: string): Promise<{ report: Report; text: string }> 
   fs.cpSync(path.join(STEP07, "package.json"), path.join(dir, "package.json"));
   fs.mkdirSync(path.join(dir, "pi"));
   fs.writeFileSync(path.join(dir, "pi", "reverse.ts"), source);
+  if (gate !== undefined) {
+    fs.mkdirSync(path.join(base, "step10-coding-tools", "extensions"), { recursive: true });
+    fs.writeFileSync(path.join(base, "step10-coding-tools", "extensions", "protected-paths.ts"), gate);
+  }
   const report = await runExercise(GRADUATION, dir);
   return { report, text: formatReport(report, root, paint(false)) };
 }
 
-const failing = (report: Report) => report.checks.filter((c) => !c.ok);
+const failing = (report: Report) => report.checks.filter((c) => !c.ok && c.skipped === undefined);
 
 /** 在参考答案上做一处替换；替换不上就让测试失败，免得答案改了之后错误写法悄悄变成正确写法。 */
 function mutate(from: string | RegExp, to: string): string {
@@ -62,6 +67,41 @@ describe.skipIf(!canRunPi && !inCI)("毕业练习在真正的 Pi 1.6.0 里检查
     expect(generated.every((c) => c.name.includes("Pi 的会话记录里工具结果是"))).toBe(true);
     expect(text).toContain("练习 pi 通过");
     expect(report.checks.map((c) => c.name).join("\n")).not.toContain("src/");
+    // 还没做练习 10：闸门那一半标成跳过，说清楚为什么，不算通过也不算失败
+    expect(report.checks.filter((c) => c.skipped !== undefined).map((c) => c.skipped)).toEqual([expect.stringContaining("做完第 8.8 章的练习 10 再来")]);
+  });
+
+  it("练习 10 的参考答案原样放进 Pi：同一批调用，该阻止的没有执行，放行的照常执行，受保护的文件一个字节没变", async () => {
+    const { report, text } = await check(solution, gateSolution);
+    expect(failing(report), text).toEqual([]);
+    expect(passed(report)).toBe(true);
+    expect(report.checks.some((c) => c.skipped !== undefined)).toBe(false);
+    const inPi = report.checks.filter((c) => c.name.includes("Pi 里 "));
+    expect(inPi.length).toBeGreaterThanOrEqual(19);
+    expect(inPi.map((c) => c.name)).toEqual(expect.arrayContaining([
+      'Pi 里 write "sub/../.env" 被阻止，工具没有执行（绕一圈回到 .env）',
+      'Pi 里 read ".env" 放行，工具照常执行（只读不写：不拦）',
+      'Pi 里 write ".envrc" 放行，工具照常执行（名字以 .env 开头，但不是 .env）',
+    ]));
+    expect(text).toContain("Pi 的项目目录里 .env、.git/config、node_modules/x/index.js 一个字节没变");
+  });
+
+  it("闸门忘了 .env：Pi 真的写了 .env，报告点名那几项并说 .env 变成了什么", async () => {
+    const { report, text } = await check(solution, gateSolution.replace('  if (parts.at(-1) === ".env") return "它是放密钥的 .env";\n', ""));
+    expect(passed(report)).toBe(false);
+    const names = failing(report).map((c) => c.name);
+    expect(names, text).toContain('Pi 里 write ".env" 被阻止，工具没有执行（项目根目录的 .env）');
+    expect(failing(report).find((c) => c.name.startsWith('Pi 里 write ".env"'))?.saw).toBe('Pi 执行了 write（闸门放行了）："Successfully wrote to .env"');
+    expect(failing(report).at(-1)?.saw).toMatch(/^\.env 变成了 /);
+    expect(names.filter((name) => name.startsWith("Pi 里") && (name.includes(".git") || name.includes("node_modules")))).toEqual([]);
+  });
+
+  it("Pi 自带的示例 protected-paths.ts（子串比较）：在 Pi 里也把 .envrc 挡了", async () => {
+    const example = fs.readFileSync(path.join(root, "research", "node_modules", "@earendil-works", "pi-coding-agent", "examples", "extensions", "protected-paths.ts"), "utf8");
+    const { report, text } = await check(solution, example);
+    expect(passed(report)).toBe(false);
+    const envrc = failing(report).find((c) => c.name.startsWith('Pi 里 write ".envrc"'));
+    expect(envrc?.saw, text).toBe('闸门在 Pi 里阻止了："Path \\".envrc\\" is protected"');
   });
 
   it("练习 7 的文件原样拿来：第一项没通过的是 execute，一句话说这是我们宿主的写法", async () => {

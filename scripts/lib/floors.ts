@@ -10,14 +10,14 @@ export const FLOORS = {
   citations: 250,
   /** 章节里与 golden 核对的 demo 输出块：今天 10 */
   transcripts: 10,
-  /** npm run demo 比较的步骤（每个都有 expected-output.txt）：step01–step09 */
-  goldenSteps: 9,
-  /** 步骤副本检查比较的相邻步骤对：9 个步骤 → 8 对 */
-  stepPairs: 8,
+  /** npm run demo 比较的步骤（每个都有 expected-output.txt）：step01–step10 */
+  goldenSteps: 10,
+  /** 步骤副本检查比较的相邻步骤对：10 个步骤 → 9 对 */
+  stepPairs: 9,
   /** 步骤副本检查逐字节比较过的文件（相邻两步都有的文件）：今天 237 */
   stepCopyFiles: 200,
-  /** 练习：step02–step09 各一个 */
-  exercises: 8,
+  /** 练习：step02–step10 各一个 */
+  exercises: 9,
 } as const;
 
 /** 每一项低于下限时的一句话；都达到时是空数组 */

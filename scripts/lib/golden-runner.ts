@@ -56,7 +56,7 @@ export async function runAllDemos(options: GoldenOptions): Promise<number> {
     return 1;
   }
   if (steps.length < (options.minSteps ?? 0)) {
-    options.out.write(`labs/mini-agent-harness/ 下只找到 ${steps.length} 个步骤目录，期望至少 ${options.minSteps} 个（step01–step09）：步骤目录没检出？\n`);
+    options.out.write(`labs/mini-agent-harness/ 下只找到 ${steps.length} 个步骤目录，期望至少 ${options.minSteps} 个（step01–step10）：步骤目录没检出？\n`);
     return 1;
   }
   const timeoutMs = options.timeoutMs ?? demoTimeoutMs();

