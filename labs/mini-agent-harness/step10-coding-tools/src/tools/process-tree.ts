@@ -9,16 +9,18 @@
  * 做法照 Pi 1.6.0（pi-coding-agent 的 src/utils/shell.ts：killProcessTree）。
  */
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 /** 启动 shell 时要配合的选项：非 Windows 上自成进程组。 */
 export const ownGroup = process.platform !== "win32";
 
-export function killTree(pid: number): void {
+/** wait：等 taskkill 做完再返回（harness 正在退出时要这样：它一走，shell 与子孙的父子关系就可能找不全）。 */
+export function killTree(pid: number, wait = false): void {
   if (process.platform === "win32") {
-    // 按名字调用（PATH 里的 taskkill），不写死 System32 的路径：CI 的 Wine 阶段靠 PATH 换上一个认 /T 的 taskkill。
-    // detached：harness 正在退出时起的 taskkill 不能跟着它一起被结束
-    spawn("taskkill", ["/pid", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true, detached: true }).on("error", () => {});
+    // 按名字调用（PATH 里的 taskkill），不写死 System32 的路径：CI 的 Wine 阶段靠 PATH 换上一个认 /T 的 taskkill
+    const args = ["/pid", String(pid), "/T", "/F"];
+    if (wait) spawnSync("taskkill", args, { stdio: "ignore", windowsHide: true });
+    else spawn("taskkill", args, { stdio: "ignore", windowsHide: true }).on("error", () => {});
     return;
   }
   try {
@@ -34,9 +36,9 @@ let exitHookInstalled = false;
 
 export function trackUntilExit(pid: number): () => void {
   if (!exitHookInstalled) {
-    // 'exit' 里只能做同步的事：process.kill 是同步的；taskkill 在这一刻起好，harness 退出后它接着跑完
+    // 'exit' 里只能做同步的事：process.kill 是同步的；taskkill 用 spawnSync，做完了 harness 才退出
     process.once("exit", () => {
-      for (const tracked of running) killTree(tracked);
+      for (const tracked of running) killTree(tracked, true);
     });
     exitHookInstalled = true;
   }
