@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadSession, Session } from "../src/session.js";
 import type { Message } from "../src/types.js";
 import { SESSION_LIMITS } from "../src/guards/session-lines.js";
-import { makeSandbox, removeSandbox, runCli, runCliProcess, type CliResult } from "./helpers/cli.js";
+import { makeSandbox, removeSandbox, runCli, type CliResult } from "./helpers/cli.js";
 
 let dir: string;
 beforeEach(() => {
@@ -38,19 +38,19 @@ function collecting(session: Session): string[] {
   return reported;
 }
 
-/** 带着故障注入（helpers/fs-faults.mjs）运行 CLI：NODE_OPTIONS 里的 --import 在子进程里先于 main.ts 执行。 */
+/**
+ * 带着故障注入（helpers/fs-faults.mjs）运行 CLI：worker 里先导入它、再导入 main.ts，换掉的只是那个 worker 的 fs。
+ * 环境变量 FS_FAULT 在 worker 启动时随 process.env 复制过去。
+ */
 async function runCliWithFault(fault: string, cwd: string, args: string[], input: string): Promise<CliResult> {
   const faults = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "helpers", "fs-faults.mjs")).href;
-  const saved = { options: process.env.NODE_OPTIONS, fault: process.env.FS_FAULT };
-  process.env.NODE_OPTIONS = `${saved.options ?? ""} --import=${JSON.stringify(faults)}`.trim();
+  const saved = process.env.FS_FAULT;
   process.env.FS_FAULT = fault;
   try {
-    return await runCliProcess(cwd, args, input); // NODE_OPTIONS 只有新进程才读
+    return await runCli(cwd, args, input, undefined, faults);
   } finally {
-    for (const [name, value] of [["NODE_OPTIONS", saved.options], ["FS_FAULT", saved.fault]] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    if (saved === undefined) delete process.env.FS_FAULT;
+    else process.env.FS_FAULT = saved;
   }
 }
 

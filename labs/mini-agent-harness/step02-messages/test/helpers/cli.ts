@@ -72,8 +72,10 @@ export interface CliResult {
  * 标准输入输出和 process.exit（退出码照样拿得到），跑的是同一个打包文件（见 scriptArgs），却省下每次启动进程的 CPU。
  * 输入一次写完、中途不按键，吐字的节奏不改变输出：所以 worker 里的 setTimeout 一律立刻到点（src/ 里只有假模型吐字用它），
  * 一次对话从一两秒变成几十毫秒。要真实的节奏、信号或另一个进程号的测试用 runCliProcess。
+ * preload（文件 URL）在 main.ts 之前于 worker 里导入：故障注入（helpers/fs-faults.mjs）换掉的是这个 worker 自己的 fs，
+ * 测试进程的不受影响，像子进程里的 --import 一样，却不必为它起一个进程、按真实的节奏吐字。
  */
-export function runCli(cwd: string, args: string[], input: string, timeoutMs = 60_000): Promise<CliResult> {
+export function runCli(cwd: string, args: string[], input: string, timeoutMs = 60_000, preload?: string): Promise<CliResult> {
   const nodeArgs = scriptArgs(cwd, "src/main.ts", args);
   const at = nodeArgs[0] === "--import" ? 2 : 0; // 带 .ts 扩展时前面是 --import <加载器>
   const main = pathToFileURL(path.resolve(cwd, nodeArgs[at]!)).href;
@@ -81,7 +83,8 @@ export function runCli(cwd: string, args: string[], input: string, timeoutMs = 6
   // 程序走完（/exit 之后还有没读的输入）时，真实的进程照样退出：暂停的管道不占着事件循环；
   // worker 的标准输入却会一直等那些字被读走，所以最后把它读空（读到的扔掉）。
   // 这个差别是 worker 自己的：测程序结束后进程退不退的，是子进程的测试（process-exit.test.ts、hostile-cli.test.ts）
-  const loader = at === 2 ? `await import(${JSON.stringify(nodeArgs[1])});\n` : "";
+  const before = [...(at === 2 ? [nodeArgs[1]!] : []), ...(preload !== undefined ? [preload] : [])]; // 加载器在前，preload 随后
+  const loader = before.map((url) => `await import(${JSON.stringify(url)});\n`).join("");
   const source = `${loader}const realSetTimeout = globalThis.setTimeout;
 globalThis.setTimeout = (callback, _ms, ...rest) => realSetTimeout(callback, 0, ...rest);
 await import(${JSON.stringify(main)});

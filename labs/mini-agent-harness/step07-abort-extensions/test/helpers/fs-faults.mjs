@@ -1,4 +1,5 @@
-// 测试用的故障注入：CLI 子进程用 NODE_OPTIONS="--import=<这个文件>" 先加载它（见 test/session-hostile.test.ts）。
+// 测试用的故障注入：跑 CLI 的 worker 线程在 main.ts 之前导入它（runCli 的 preload，见 test/session-hostile.test.ts），
+// 换掉的只是那个 worker 自己的 fs。
 // 真的把磁盘写满、把目录挂成只读都要 root 权限之外的手段（CI 就是以 root 运行的，chmod 拦不住 root），
 // 所以在 fs 这一层按环境变量 FS_FAULT 造出操作系统会给的错误：
 //   FS_FAULT=enospc:N  会话文件（.jsonl）的前 N 次追加照常，之后每次只写进半行就失败（ENOSPC，磁盘已满）
