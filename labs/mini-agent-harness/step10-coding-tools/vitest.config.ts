@@ -37,5 +37,9 @@ export default defineConfig({
     // 测试文件之间复用 worker 进程，不为每个文件重新起一个：省下的 CPU 时间占整套测试的两成。
     // 各文件自己收拾现场（临时目录、服务器、假时钟都在 afterEach / onTestFinished 里还原）。
     isolate: false,
+    // 转换好的模块（TypeScript 去掉类型之后）按内容缓存在 node_modules/.experimental-vitest-cache/，下一次 npm test 直接读：
+    // 一步约省 1 秒 CPU（step06、08、09 交替量过）。缓存的键是文件内容连同 vitest 的版本与配置，改了哪个文件只重新转换哪个
+    // Windows 上别的进程开着的文件不能被改名覆盖：几个 worker 同时写同一份缓存可能失败，那里不开
+    experimental: { fsModuleCache: process.platform !== "win32" },
   },
 });

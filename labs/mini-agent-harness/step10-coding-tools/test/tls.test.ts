@@ -78,7 +78,8 @@ describe("TLS 的失败：说清楚怎么改，只连一次", () => {
       plain.server.on("request", (req: http.IncomingMessage) => req.socket.destroy());
       return plain;
     });
-    const { message } = await collect(stream(`http://127.0.0.1:${server.port}/v1`));
+    // 网络错误会被 HTTP 层重试（http-retry.test.ts 证明）；这里只看它被说成什么：不重试，免得真等两次退避（约 1.5 秒）
+    const { message } = await collect(createOpenAIStream({ baseUrl: `http://127.0.0.1:${server.port}/v1`, apiKey: KEY, model: "m", maxRetries: 0 }));
     expect(message.errorMessage).toMatch(/^网络错误：.*other side closed/);
   });
 
