@@ -6,4 +6,12 @@
 // npm start / npm run demo 仍然用 tsx；test/pty.test.ts 也用 tsx 起 CLI，两条路都有测试。
 import { register } from "node:module";
 
-register("./hooks.mjs", import.meta.url);
+// Node 26 起 module.register 会打印一条弃用警告（DEP0205），混进测试逐字比较的 stderr。
+// 测试要看的是 harness 自己说了什么：只在注册这一下不报弃用，之后照常
+const quiet = process.noDeprecation;
+process.noDeprecation = true;
+try {
+  register("./hooks.mjs", import.meta.url);
+} finally {
+  process.noDeprecation = quiet;
+}
