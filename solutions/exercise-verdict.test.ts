@@ -54,7 +54,9 @@ function exercise(args: string[], env: NodeJS.ProcessEnv = {}, checkerRoot = roo
     const child = spawn(process.execPath, ["--import", resolveTsxLoader(), path.join(checkerRoot, "scripts", "exercise.ts"), ...args], {
       cwd: checkerRoot,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, npm_package_name: "", FORCE_COLOR: "0", NO_COLOR: "1", ...env },
+      // 不测「卡住」的用例把心跳的时限放宽到 120 秒：CI 里 Windows 阶段与这套测试同时跑时，
+      // 检查进程导入、转译练习文件曾经 15 秒没轮上 CPU，被当成死循环（process.exit(0) 的用例）。测卡住的用例自己给 STALL_MS
+      env: { ...process.env, npm_package_name: "", FORCE_COLOR: "0", NO_COLOR: "1", EXERCISE_STALL_MS: "120000", ...env },
     });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
