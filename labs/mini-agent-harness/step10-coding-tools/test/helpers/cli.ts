@@ -134,7 +134,9 @@ const digests = new Map<string, string>();
  * 一个测试文件要起好几个子进程，每次都把几十个文件读一遍、算一遍，CPU 花得不少；沙箱里的目录每次都重算。
  */
 function sourcesDigest(dir: string): string {
-  const fixed = !path.relative(stepRoot, dir).startsWith("..") || dir.includes(`${path.sep}scripted-provider${path.sep}`);
+  // 在步骤目录里面：相对路径不以 .. 开头，也不是绝对路径（Windows 上沙箱在另一个盘时，relative 交回的是绝对路径）
+  const inside = path.relative(stepRoot, dir);
+  const fixed = (!inside.startsWith("..") && !path.isAbsolute(inside)) || dir.includes(`${path.sep}scripted-provider${path.sep}`);
   const known = fixed ? digests.get(dir) : undefined;
   if (known !== undefined) return known;
   const hash = createHash("sha256");
