@@ -9,7 +9,7 @@ import { listSteps, stepDir, stepNumber } from "../lib/steps.ts";
 import { BenchSkip, rootOf, type BenchOptions, type Figure } from "./lib.ts";
 import { alternate, BASELINE, baselineDir, prepareBaseline, runTestsIn, sideBySideFigures, type RunOnce } from "./root-tests.ts";
 
-export const title = "步骤 06–09 各自的 npm test（与 5be4bea 里同一步并排）";
+export const title = "步骤 06–09 各自的 npm test（与 5be4bea 里同一步并排），step10 与 5be4bea 的 step09 并排";
 
 /** 比哪几步：行为守卫最多、测试最重的四步 */
 export const STEPS = [6, 7, 8, 9];
@@ -34,8 +34,18 @@ export function stepPairs(root: string, baselineRoot: string, numbers: readonly 
     if (head === undefined || base === undefined) missing.push(`step${String(n).padStart(2, "0")}（${head === undefined ? "当前" : BASELINE}没有这一步）`);
     else pairs.push({ step: head, baseline: stepDir(baselineRoot, base), head: stepDir(root, head) });
   }
+  // 基线里还没有的新一步，跟基线里它的前一步比：step10 的 npm test ≤ 5be4bea 里 step09 的 0.5 倍（issue 50）
+  const [newStep, against] = NEW_STEP;
+  const fresh = find(root, newStep);
+  const before = find(baselineRoot, against);
+  if (numbers === STEPS && fresh !== undefined && find(baselineRoot, newStep) === undefined && before !== undefined) {
+    pairs.push({ step: `${fresh}（对 ${BASELINE} 的 ${before}）`, baseline: stepDir(baselineRoot, before), head: stepDir(root, fresh) });
+  }
   return { pairs, missing };
 }
+
+/** 基线之后才有的一步，与基线里的哪一步比 */
+export const NEW_STEP = [10, 9] as const;
 
 /** 一步一步地交替量，每一步给出两边的中位数与比值（墙钟对照目标，CPU 只报告） */
 export async function compareSteps(pairs: readonly StepPair[], rounds: number, runOnce: RunOnce): Promise<Figure[]> {

@@ -222,6 +222,22 @@ describe("步骤 06–09 各自的 npm test 与基线里同一步并排", () => 
     }
   });
 
+  it("基线里没有的 step10 与基线的 step09 并排（issue 50 的目标）；基线里也有 step10 时照常同号相比", () => {
+    const head = makeFixtureRoot("bench-steps-head10");
+    const base = makeFixtureRoot("bench-steps-base10");
+    try {
+      steps(head, ["step09-retry-timeout", "step10-coding-tools"]);
+      steps(base, ["step09-retry-timeout"]);
+      const last = stepPairs(head, base).pairs.at(-1)!;
+      expect([last.step, path.basename(last.baseline), path.basename(last.head)]).toEqual(["step10-coding-tools（对 5be4bea 的 step09-retry-timeout）", "step09-retry-timeout", "step10-coding-tools"]);
+      steps(base, ["step10-coding-tools"]);
+      expect(stepPairs(head, base).pairs.map((p) => p.step)).toEqual(["step09-retry-timeout"]);
+    } finally {
+      removeFixtureRoot(head);
+      removeFixtureRoot(base);
+    }
+  });
+
   it("一步一步地交替跑（基线、当前……），每一步给出自己的中位数与比值；墙钟对照 ≤ 0.5，CPU 只报告", async () => {
     const pairs = [
       { step: "step08-real-model", baseline: "B8", head: "N8" },
