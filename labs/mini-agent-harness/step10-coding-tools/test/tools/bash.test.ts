@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { SECRET_NAMES, shellEnv } from "../../src/guards/shell-env.js";
 import { bashTool, timeoutMs } from "../../src/tools/bash.js";
@@ -82,13 +82,20 @@ describe("bash：环境变量里没有密钥", () => {
 
 describe("bash：整棵进程树结束", () => {
   it("timeout 到了：结果说超时，命令（连同它的子进程）不在了", async () => {
-    const dir = tempProject();
-    const done = run(dir, longRunningNode("child.pid"), 0.5);
-    const pid = await pidFrom(dir, "child.pid");
-    cleanUp([pid]);
-    const result = await done;
-    expect(result).toEqual({ content: "（没有输出）\n\n[超时：0.5 秒到了，已结束整个进程树]", isError: true });
-    await allGone([pid]);
+    // 到点由测试来拨：命令真的跑起来、写下 pid 之后才让 0.5 秒过去。用真的时钟，慢机器（Wine）上 node 还没起来就到点了
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const dir = tempProject();
+      const done = run(dir, longRunningNode("child.pid"), 0.5);
+      const pid = await pidFrom(dir, "child.pid");
+      cleanUp([pid]);
+      vi.advanceTimersByTime(500);
+      const result = await done;
+      expect(result).toEqual({ content: "（没有输出）\n\n[超时：0.5 秒到了，已结束整个进程树]", isError: true });
+      await allGone([pid]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("取消（Ctrl+C 传进来的 signal）：结果说已取消，命令不在了", async () => {
