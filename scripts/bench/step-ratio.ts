@@ -16,6 +16,8 @@ export const STEPS = [6, 7, 8, 9];
 const TARGET_RATIO = 0.5;
 /** 每一步交替量几轮（每轮基线、当前各一次） */
 const PAIRS = 3;
+/** 基线之后才有的一步，与基线里的哪一步比（step10 对 step09：issue 50 的目标） */
+export const NEW_STEP: readonly [number, number] = [10, 9];
 
 export interface StepPair {
   step: string;
@@ -24,7 +26,7 @@ export interface StepPair {
 }
 
 /** 按编号把两棵树里的步骤目录对上；哪一边没有那一步，就说出来，不比 */
-export function stepPairs(root: string, baselineRoot: string, numbers: readonly number[] = STEPS): { pairs: StepPair[]; missing: string[] } {
+export function stepPairs(root: string, baselineRoot: string, numbers: readonly number[] = STEPS, newStep: readonly [number, number] | undefined = NEW_STEP): { pairs: StepPair[]; missing: string[] } {
   const find = (tree: string, n: number) => listSteps(tree).find((s) => stepNumber(s) === n);
   const pairs: StepPair[] = [];
   const missing: string[] = [];
@@ -35,17 +37,15 @@ export function stepPairs(root: string, baselineRoot: string, numbers: readonly 
     else pairs.push({ step: head, baseline: stepDir(baselineRoot, base), head: stepDir(root, head) });
   }
   // 基线里还没有的新一步，跟基线里它的前一步比：step10 的 npm test ≤ 5be4bea 里 step09 的 0.5 倍（issue 50）
-  const [newStep, against] = NEW_STEP;
-  const fresh = find(root, newStep);
+  if (newStep === undefined) return { pairs, missing };
+  const [added, against] = newStep;
+  const fresh = find(root, added);
   const before = find(baselineRoot, against);
-  if (numbers === STEPS && fresh !== undefined && find(baselineRoot, newStep) === undefined && before !== undefined) {
+  if (fresh !== undefined && find(baselineRoot, added) === undefined && before !== undefined) {
     pairs.push({ step: `${fresh}（对 ${BASELINE} 的 ${before}）`, baseline: stepDir(baselineRoot, before), head: stepDir(root, fresh) });
   }
   return { pairs, missing };
 }
-
-/** 基线之后才有的一步，与基线里的哪一步比 */
-export const NEW_STEP = [10, 9] as const;
 
 /** 一步一步地交替量，每一步给出两边的中位数与比值（墙钟对照目标，CPU 只报告） */
 export async function compareSteps(pairs: readonly StepPair[], rounds: number, runOnce: RunOnce): Promise<Figure[]> {
