@@ -4,25 +4,14 @@
  * 需要 python3 与它的 pty 模块（Linux、macOS 自带）；没有时跳过，并打印原因。
  */
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { mainArgs, makeSandbox, removeSandbox, stepRoot, withoutProvider } from "./helpers/cli.js";
+import { mustRun, python } from "./helpers/pty-python.js";
 
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
-// 找到 python3 就不再试 python；同一个测试进程先后跑的几个伪终端测试文件（各步骤的副本）只探测一次，结果记在 globalThis 上
-const probed = globalThis as { harnessPtyPython?: string | null };
-probed.harnessPtyPython ??= process.platform === "win32" ? null : probePython();
-const python = probed.harnessPtyPython ?? undefined;
-function probePython(): string | null {
-  for (const cmd of ["python3", "python"]) {
-    const probe = spawnSync(cmd, ["-c", "import pty, sys; print(sys.executable)"], { encoding: "utf8" });
-    if (probe.status === 0 && probe.stdout.trim()) return probe.stdout.trim();
-  }
-  return null;
-}
-const mustRun = process.env.CI === "true" && process.platform !== "win32";
 if (!python && !mustRun) console.warn("[跳过] 哑终端测试：找不到带 pty 模块的 python3（Windows 没有 POSIX 伪终端）");
 
 interface Report {

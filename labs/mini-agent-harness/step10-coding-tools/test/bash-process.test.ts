@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it, type TestContext } from "vitest";
 
 import { cleanEnv, makeSandbox, mainArgs, removeSandbox, scriptArgs, stepRoot, withoutProvider } from "./helpers/cli.js";
 import { allGone, cleanUp, isWindows, longRunningNode, pidFrom } from "./helpers/coding.js";
+import { mustRun, python } from "./helpers/pty-python.js";
 import { printed } from "./helpers/wait.js";
 
 if (isWindows) console.warn("[跳过] SIGINT、SIGTERM/SIGHUP 的用例：Windows 不能向别的进程发送这些信号；伪终端的用例：Windows 没有 POSIX 伪终端");
@@ -86,10 +87,6 @@ describe.skipIf(withoutProvider)("harness 进程退出", () => {
 
 // ── 伪终端 ─────────────────────────────────────────────────────────
 const driver = path.join(stepRoot, "test", "helpers", "pty_driver.py");
-// 记下解释器的真实路径：python3 可能是 pyenv 之类的 shell 垫片，每次经过它都要多起一串 bash 进程
-const python = isWindows ? undefined : ["python3", "python"].map((cmd) => spawnSync(cmd, ["-c", "import pty, sys; print(sys.executable)"], { encoding: "utf8" })).find((probe) => probe.status === 0)?.stdout.trim() || undefined;
-// CI=true 时缺了 python3 不许悄悄跳过，而是失败并说出缺了什么
-const mustRun = process.env.CI === "true" && !isWindows;
 if (!python && !mustRun && !isWindows) console.warn("[跳过] 伪终端测试：找不到带 pty 模块的 python3");
 
 describe.skipIf((!python && !mustRun) || withoutProvider)("真的伪终端", () => {
