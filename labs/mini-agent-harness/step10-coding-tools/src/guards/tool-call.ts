@@ -6,6 +6,7 @@
  *   - 返回了奇怪的东西（数字、字符串、reason 不是字符串）：按 Pi 的读法，只看 block 真不真，reason 不是字符串就不用它。
  */
 
+import { guardCall } from "../guard.js";
 import { describeError, visible } from "./shown.js";
 
 export interface Answer {
@@ -35,18 +36,13 @@ export async function answerOf(run: () => unknown, source: string | undefined, s
   return typeof value.reason === "string" && value.reason !== "" ? { block: true, reason: value.reason } : { block: true };
 }
 
-/** 等 work 有结果；signal 先触发是 "cancelled"，时限先到是 "too-long"。监听器与定时器用完就摘掉。 */
-function untilSettled(work: Promise<unknown>, signal: AbortSignal | undefined, limitMs: number | undefined): Promise<{ value: unknown } | "cancelled" | "too-long"> {
-  if (signal?.aborted) return Promise.resolve("cancelled");
-  let onAbort = (): void => {};
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stopped = new Promise<"cancelled" | "too-long">((resolve) => {
-    onAbort = () => resolve("cancelled");
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (limitMs !== undefined) timer = setTimeout(resolve, limitMs, "too-long");
-  });
-  return Promise.race([work.then((value) => ({ value })), stopped]).finally(() => {
-    signal?.removeEventListener("abort", onAbort);
-    clearTimeout(timer);
-  });
+/** 等 work 有结果；signal 先触发是 "cancelled"，时限先到是 "too-long"。信号与时限用 guard.ts 的 guardCall，用完就收拾掉。 */
+async function untilSettled(work: Promise<unknown>, signal: AbortSignal | undefined, limitMs: number | undefined): Promise<{ value: unknown } | "cancelled" | "too-long"> {
+  if (signal?.aborted) return "cancelled";
+  const guard = guardCall(signal, limitMs);
+  try {
+    return await Promise.race([work.then((value) => ({ value })), guard.ended.then(() => (guard.timedOut() ? ("too-long" as const) : ("cancelled" as const)))]);
+  } finally {
+    guard.dispose();
+  }
 }
